@@ -1,0 +1,86 @@
+"""Big Two (Pusoy Dos): cards left when the first player went out, to units (RULES 10)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .cards import RANK_OF, Card
+from .rules import Rules
+from .scoring import ZERO, PairKind, PairResult
+
+_DEUCE = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Leftover:
+    """One player's cards left in hand (``cards`` None when only the count was given)."""
+
+    name: str
+    count: int
+    cards: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BigTwoPlayer:
+    name: str
+    units: Decimal
+    cards_left: int
+    penalty: Decimal  # what this player owes the winner (0 for the winner)
+    cards: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class BigTwoResult:
+    players: tuple[BigTwoPlayer, ...]
+    pairs: tuple[PairResult, ...]
+
+
+def penalty(rules: Rules, left: Leftover) -> Decimal:
+    """What a loser pays the winner: cards left x threshold multiplier x 2s held."""
+    units = Decimal(left.count)
+    for threshold, factor in reversed(rules.multipliers):
+        if left.count >= threshold:
+            units *= factor
+            break
+    if rules.two_multiplier is not None and left.cards is not None:
+        twos = sum(1 for c in left.cards if RANK_OF[c] == _DEUCE)
+        units *= rules.two_multiplier**twos
+    return units
+
+
+def score_big_two(players: Sequence[Leftover], rules: Rules) -> BigTwoResult:
+    """Score a validated deal: exactly one player has no cards left."""
+    owed = [penalty(rules, p) for p in players]
+    winner = next(k for k, p in enumerate(players) if p.count == 0)
+    units = [ZERO] * len(players)
+    pairs: list[PairResult] = []
+    for i in range(len(players)):
+        for j in range(i + 1, len(players)):
+            if i == winner:
+                amount = owed[j]
+            elif j == winner:
+                amount = -owed[i]
+            elif rules.losers_settle:
+                amount = owed[j] - owed[i]  # the one with the smaller penalty collects
+            else:
+                amount = ZERO
+            units[i] += amount
+            units[j] -= amount
+            kind: PairKind = "cards" if amount else "none"
+            pairs.append(PairResult((players[i].name, players[j].name), amount, kind))
+    return BigTwoResult(
+        tuple(
+            BigTwoPlayer(p.name, units[k], p.count, owed[k], p.cards)
+            for k, p in enumerate(players)
+        ),
+        tuple(pairs),
+    )
+
+
+def target_reached(totals: Mapping[str, Decimal], rules: Rules) -> list[str]:
+    """Players whose running loss has reached the session's ``target_score`` (if any)."""
+    if rules.target_score is None:
+        return []
+    return [name for name, total in totals.items() if -total >= rules.target_score]

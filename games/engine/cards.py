@@ -1,0 +1,118 @@
+"""Cards as small integers, and the parser for every notation of RULES section 1.
+
+A card is an int laid out for fast evaluation: bits 0-3 hold the suit as one bit
+(clubs 1, diamonds 2, hearts 4, spades 8) and bits 8 and up hold ``5 ** rank``
+(rank 0 is a deuce, 12 an ace). Adding five cards therefore gives, above bit 8, a
+number unique to the multiset of ranks, and and-ing them tells whether all share a
+suit. Cards sort by rank, then suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from .errors import ScoreError
+
+RANK_CHARS: Final = "23456789TJQKA"
+SUIT_CHARS: Final = "cdhs"
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+RANK_NAMES: Final = (
+    "Two", "Three", "Four", "Five", "Six", "Seven", "Eight",
+    "Nine", "Ten", "Jack", "Queen", "King", "Ace",
+)  # fmt: skip
+RANK_PLURALS: Final = (
+    "Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights",
+    "Nines", "Tens", "Jacks", "Queens", "Kings", "Aces",
+)  # fmt: skip
+
+Card = int
+
+
+def make_card(rank: int, suit: int) -> Card:
+    """The card of ``rank`` (0 = deuce .. 12 = ace) and ``suit`` (0 = c, 1 = d, 2 = h, 3 = s)."""
+    return (5**rank) << 8 | (1 << suit)
+
+
+DECK: Final[tuple[Card, ...]] = tuple(make_card(r, s) for r in range(13) for s in range(4))
+RANK_OF: Final[dict[Card, int]] = {make_card(r, s): r for r in range(13) for s in range(4)}
+SUIT_OF: Final[dict[Card, int]] = {make_card(r, s): s for r in range(13) for s in range(4)}
+TEXT_OF: Final[dict[Card, str]] = {
+    make_card(r, s): RANK_CHARS[r] + SUIT_CHARS[s] for r in range(13) for s in range(4)
+}
+
+# Every two-character spelling of every card: rank letter in either case, suit
+# letter in either case or as a symbol. "10" is folded into "T" before lookup.
+_TOKENS: Final[dict[str, Card]] = {}
+for _r, _rc in enumerate(RANK_CHARS):
+    for _s in range(4):
+        for _rank_text in {_rc, _rc.lower()}:
+            for _suit_text in (SUIT_CHARS[_s], SUIT_CHARS[_s].upper(), SUIT_SYMBOLS[_s]):
+                _TOKENS[_rank_text + _suit_text] = make_card(_r, _s)
+
+_VARIATION_SELECTOR: Final = "\ufe0f"
+_SEPARATORS: Final = str.maketrans({",": " ", ";": " ", _VARIATION_SELECTOR: None})
+_RANK_INPUTS: Final = frozenset(RANK_CHARS + RANK_CHARS.lower())
+_SUIT_INPUTS: Final = frozenset(SUIT_CHARS + SUIT_CHARS.upper() + SUIT_SYMBOLS)
+
+
+def card_text(card: Card) -> str:
+    """Canonical two-letter text of a card, e.g. ``Ah``."""
+    return TEXT_OF[card]
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Canonical text of several cards, space separated, in the order given."""
+    return " ".join(TEXT_OF[c] for c in cards)
+
+
+def _token_error(token: str, where: str) -> ScoreError:
+    rank_text = "10" if token.startswith("10") else token[:1]
+    suit_text = token[len(rank_text) :]
+    if rank_text != "10" and rank_text not in _RANK_INPUTS:
+        reason = f"unknown rank {rank_text!r} in {token!r}"
+    elif not suit_text:
+        reason = f"{token!r} has no suit"
+    else:
+        reason = f"unknown suit {suit_text!r} in {token!r}"
+    return ScoreError(f"{where}: {reason}")
+
+
+def parse_cards(text: str | Sequence[str], where: str = "cards") -> tuple[Card, ...]:
+    """Read cards written in any notation of the rule book.
+
+    ``where`` names the place in the deal ("Ann, front") for error messages. Cards may
+    be separated by spaces, commas or nothing; a list of strings is read as one text.
+    Duplicates are not checked here: the deal checks all its cards at once.
+    """
+    if not isinstance(text, str):
+        if isinstance(text, Sequence) and all(isinstance(t, str) for t in text):
+            text = " ".join(text)
+        else:
+            raise ScoreError(f"{where}: expected a card string, got {type(text).__name__}")
+    cards: list[Card] = []
+    append = cards.append
+    tokens = _TOKENS
+    for chunk in text.translate(_SEPARATORS).split():
+        card = tokens.get(chunk)
+        if card is not None:
+            append(card)
+            continue
+        pos, size = 0, len(chunk)
+        while pos < size:
+            rank_len = 2 if chunk.startswith("10", pos) else 1
+            token = chunk[pos : pos + rank_len + 1]
+            card = tokens.get("T" + token[2:] if rank_len == 2 else token)
+            if card is None:
+                raise _token_error(token, where)
+            append(card)
+            pos += rank_len + 1
+    return tuple(cards)
+
+
+def parse_card(text: str) -> Card:
+    """One card from its text, for tests and tools."""
+    cards = parse_cards(text, "card")
+    if len(cards) != 1:
+        raise ScoreError(f"card: expected one card, got {text!r}")
+    return cards[0]

@@ -1,0 +1,425 @@
+"""Scoring requests and results as JSON-ready mappings (the format of shared/vectors).
+
+``score_request`` is what ``manage.py score`` and ``POST /api/v1/score/`` call;
+``parse_request`` and ``score_deal`` are the typed halves for callers that store deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Final
+
+from .bigtwo import BigTwoResult, Leftover, score_big_two
+from .cards import Card, card_text, cards_text, parse_cards
+from .errors import ScoreError
+from .naturals import holds_natural
+from .ranking import five_card_evaluator
+from .rules import NATURALS, ROWS, Rules, decimal_text
+from .scoring import DealResult, Hand, PairResult, PlayerResult, score_hands
+
+ROW_SIZES: Final = {"front": 3, "middle": 5, "back": 5}
+_REQUEST_KEYS: Final = frozenset({"rules", "players", "stakes"})
+_HAND_KEYS: Final = frozenset({"front", "middle", "back", "natural", "surrender"})
+_OPEN_FACE_KEYS: Final = frozenset({"in_fantasyland", "discards"})
+_BIG_TWO_KEYS: Final = frozenset({"name", "cards", "cards_left"})
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """Money per unit, and per-pair multiples of it (RULES 5)."""
+
+    unit_value: Decimal = Decimal(1)
+    pair_multipliers: Mapping[frozenset[str], Decimal] = field(default_factory=dict)
+
+    def pair_value(self, a: str, b: str) -> Decimal:
+        return self.unit_value * self.pair_multipliers.get(frozenset((a, b)), Decimal(1))
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A validated request: exactly one of ``hands``, ``crossed`` or ``leftovers`` is set."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    hands: tuple[Hand, ...] = ()
+    crossed: tuple[tuple[Hand, ...], ...] = ()  # Criss Cross: one 13-card deal per hand
+    leftovers: tuple[Leftover, ...] = ()
+    stakes: Stakes | None = None
+
+
+Result = DealResult | BigTwoResult | tuple[DealResult, ...]
+
+
+class _Cards:
+    """Every card of a deal, to reject one given twice anywhere."""
+
+    def __init__(self) -> None:
+        self.seen: dict[Card, str] = {}
+
+    def add(self, cards: Sequence[Card], where: str, field_path: str) -> None:
+        seen = self.seen
+        for card in cards:
+            first = seen.get(card)
+            if first is not None:
+                raise ScoreError(
+                    f"card {card_text(card)} appears twice: {first} and {where}", field_path
+                )
+            seen[card] = where
+
+
+def _mapping(value: object, what: str, field_path: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ScoreError(f"{what} must be an object", field_path)
+    return value
+
+
+def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], who: str, path: str) -> None:
+    extra = [k for k in entry if k not in allowed]
+    if extra:
+        raise ScoreError(
+            f"{who}: unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})",
+            f"{path}.{extra[0]}",
+        )
+
+
+def _names(players: Sequence[Any]) -> tuple[str, ...]:
+    names: list[str] = []
+    for k, entry in enumerate(players):
+        path = f"players[{k}]"
+        entry = _mapping(entry, f"player {k + 1}", path)
+        name = entry.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise ScoreError(f"player {k + 1}: a name is required", f"{path}.name")
+        name = name.strip()
+        if name in names:
+            raise ScoreError(f"two players are named {name!r}", f"{path}.name")
+        names.append(name)
+    return tuple(names)
+
+
+def _read_hand(
+    entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards
+) -> Hand:
+    """One 13-card hand: three rows, or a surrender, perhaps a declared natural."""
+    open_face = rules.game == "open-face"
+    surrender = entry.get("surrender", False)
+    if not isinstance(surrender, bool):
+        raise ScoreError(f"{who}: surrender must be true or false", f"{path}.surrender")
+    if surrender and rules.surrender_cost is None:
+        raise ScoreError(
+            f"{who} surrendered, but surrender is not allowed under these rules",
+            f"{path}.surrender",
+        )
+    natural = entry.get("natural")
+    if natural is not None:
+        _check_natural_allowed(natural, who, path, rules, surrender)
+    rows: list[tuple[Card, ...]] = []
+    for row in ROWS:
+        text = entry.get(row)
+        if text is None:
+            if surrender:
+                continue
+            raise ScoreError(f"{who}: the {row} row is missing", f"{path}.{row}")
+        where = f"{who}'s {row}"
+        cards = parse_cards(text, f"{who}, {row}")
+        if len(cards) != ROW_SIZES[row]:
+            raise ScoreError(
+                f"{who}, {row}: {len(cards)} cards given ({cards_text(cards)}), "
+                f"the {row} row needs {ROW_SIZES[row]}",
+                f"{path}.{row}",
+            )
+        deck.add(cards, where, f"{path}.{row}")
+        rows.append(cards)
+    if surrender and rows and len(rows) != 3:
+        raise ScoreError(f"{who}: give all three rows or none", f"{path}")
+    in_fantasyland = entry.get("in_fantasyland", False)
+    if not isinstance(in_fantasyland, bool):
+        raise ScoreError(f"{who}: in_fantasyland must be true or false", f"{path}.in_fantasyland")
+    if in_fantasyland and rules.fantasyland_cards is None:
+        raise ScoreError(f"{who}: these rules have no fantasy land", f"{path}.in_fantasyland")
+    discards: tuple[Card, ...] = ()
+    if open_face and entry.get("discards") is not None:
+        discards = parse_cards(entry["discards"], f"{who}, discards")
+        deck.add(discards, f"{who}'s discards", f"{path}.discards")
+    hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
+    if natural is not None and hand_rows is not None:
+        if not holds_natural(natural, hand_rows, five_card_evaluator(rules.wheel)):
+            if rules.false_natural_penalty is None:
+                raise ScoreError(
+                    f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
+                )
+    return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards)
+
+
+def _check_natural_allowed(
+    natural: object, who: str, path: str, rules: Rules, surrender: bool
+) -> None:
+    if not isinstance(natural, str) or natural not in NATURALS:
+        raise ScoreError(
+            f"{who}: unknown natural {natural!r} (known: {', '.join(NATURALS)})", f"{path}.natural"
+        )
+    if rules.naturals.get(natural) is None:
+        raise ScoreError(
+            f"{who} declared {natural}, which these rules do not count as a natural",
+            f"{path}.natural",
+        )
+    if surrender:
+        raise ScoreError(f"{who}: cannot both surrender and declare {natural}", f"{path}.natural")
+
+
+def _read_leftover(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards) -> Leftover:
+    _unknown_keys(entry, _BIG_TWO_KEYS, who, path)
+    cards: tuple[Card, ...] | None = None
+    if entry.get("cards") is not None:
+        cards = parse_cards(entry["cards"], f"{who}, cards")
+        deck.add(cards, f"{who}'s cards", f"{path}.cards")
+    count = entry.get("cards_left")
+    if count is None:
+        if cards is None:
+            raise ScoreError(f"{who}: give the cards left or their count", f"{path}.cards_left")
+        count = len(cards)
+    elif isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ScoreError(f"{who}: cards_left must be a whole number", f"{path}.cards_left")
+    elif cards is not None and count != len(cards):
+        raise ScoreError(
+            f"{who}: cards_left is {count} but {len(cards)} cards are listed", f"{path}.cards_left"
+        )
+    if count > 13:
+        raise ScoreError(
+            f"{who} has {count} cards left, but nobody holds more than 13", f"{path}.cards_left"
+        )
+    if rules.two_multiplier is not None and cards is None and count > 0:
+        raise ScoreError(
+            f"{who}: two_multiplier counts the 2s held, so give the cards left, not a count",
+            f"{path}.cards",
+        )
+    return Leftover(who, count, cards)
+
+
+def _read_stakes(value: object, names: tuple[str, ...]) -> Stakes:
+    stakes = _mapping(value, "stakes", "stakes")
+    _unknown_keys(stakes, frozenset({"unit_value", "pairs"}), "stakes", "stakes")
+    unit = _amount(stakes.get("unit_value", 1), "stakes.unit_value")
+    multipliers: dict[frozenset[str], Decimal] = {}
+    pairs = stakes.get("pairs", [])
+    if not isinstance(pairs, list):
+        raise ScoreError("stakes.pairs must be a list", "stakes.pairs")
+    for k, pair in enumerate(pairs):
+        path = f"stakes.pairs[{k}]"
+        pair = _mapping(pair, "a pair's stake", path)
+        who = pair.get("players")
+        if (
+            not isinstance(who, list)
+            or len(who) != 2
+            or who[0] == who[1]
+            or any(name not in names for name in who)
+        ):
+            raise ScoreError(f"{path}: players must name two players of this deal", path)
+        multipliers[frozenset(who)] = _amount(pair.get("multiplier"), f"{path}.multiplier")
+    return Stakes(unit, multipliers)
+
+
+def _amount(value: object, path: str) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, str, float)):
+        raise ScoreError(f"{path}: expected a number, got {value!r}", path)
+    try:
+        number = Decimal(str(value))
+    except ArithmeticError:
+        raise ScoreError(f"{path}: expected a number, got {value!r}", path) from None
+    if not number.is_finite() or number < 0:
+        raise ScoreError(f"{path}: expected a number of at least 0, got {value!r}", path)
+    return number
+
+
+def parse_request(request: object) -> Deal:
+    """Validate a request mapping into a ``Deal``; any problem raises ``ScoreError``."""
+    request = _mapping(request, "the request", "request")
+    _unknown_keys(request, _REQUEST_KEYS, "request", "request")
+    if "rules" not in request:
+        raise ScoreError("rules: a preset name or {'preset': ..., options} is required", "rules")
+    rules = Rules.from_mapping(request["rules"])
+    players = request.get("players")
+    if not isinstance(players, list):
+        raise ScoreError("players: a list of 2 to 4 players is required", "players")
+    limit = 2 if rules.criss_cross else rules.max_players
+    if not 2 <= len(players) <= limit:
+        need = "exactly 2" if rules.criss_cross or limit == 2 else f"2 to {limit}"
+        raise ScoreError(
+            f"players: this deal needs {need} players under {rules.preset!r}, got {len(players)}",
+            "players",
+        )
+    names = _names(players)
+    stakes = _read_stakes(request["stakes"], names) if request.get("stakes") is not None else None
+    deck = _Cards()
+    if rules.game == "big-two":
+        leftovers = tuple(
+            _read_leftover(entry, names[k], f"players[{k}]", rules, deck)
+            for k, entry in enumerate(players)
+        )
+        winners = [p.name for p in leftovers if p.count == 0]
+        if len(winners) != 1:
+            raise ScoreError(
+                "exactly one player goes out (has no cards left); "
+                + (f"got {len(winners)}: {', '.join(winners)}" if winners else "got none"),
+                "players",
+            )
+        return Deal(rules, names, leftovers=leftovers, stakes=stakes)
+    allowed = _HAND_KEYS | {"name"} | (_OPEN_FACE_KEYS if rules.game == "open-face" else set())
+    if rules.criss_cross:
+        return Deal(rules, names, crossed=_read_crossed(players, names, rules, deck), stakes=stakes)
+    hands = []
+    for k, entry in enumerate(players):
+        _unknown_keys(entry, frozenset(allowed), names[k], f"players[{k}]")
+        hands.append(_read_hand(entry, names[k], f"players[{k}]", rules, deck))
+    return Deal(rules, names, hands=tuple(hands), stakes=stakes)
+
+
+def _read_crossed(
+    players: list[Any], names: tuple[str, ...], rules: Rules, deck: _Cards
+) -> tuple[tuple[Hand, ...], ...]:
+    """Criss Cross: each player's two hands; hand k is played against hand k opposite."""
+    per_player: list[list[Hand]] = []
+    for k, entry in enumerate(players):
+        path = f"players[{k}]"
+        _unknown_keys(entry, frozenset({"name", "hands"}), names[k], path)
+        hands = entry.get("hands")
+        if not isinstance(hands, list) or len(hands) != 2:
+            raise ScoreError(f"{names[k]}: Criss Cross needs two hands", f"{path}.hands")
+        read = []
+        for h, hand in enumerate(hands):
+            hand_path = f"{path}.hands[{h}]"
+            hand = _mapping(hand, f"{names[k]}'s hand {h + 1}", hand_path)
+            _unknown_keys(hand, _HAND_KEYS, f"{names[k]} (hand {h + 1})", hand_path)
+            read.append(_read_hand(hand, names[k], hand_path, rules, deck))
+        per_player.append(read)
+    return tuple(tuple(p[h] for p in per_player) for h in range(2))
+
+
+def score_deal(deal: Deal) -> Result:
+    """Score a parsed deal."""
+    if deal.leftovers:
+        return score_big_two(deal.leftovers, deal.rules)
+    if deal.crossed:
+        return tuple(score_hands(hands, deal.rules) for hands in deal.crossed)
+    return score_hands(deal.hands, deal.rules)
+
+
+def score_request(request: object) -> dict[str, Any]:
+    """Validate, score and render one request (``ScoreError`` on bad input)."""
+    deal = parse_request(request)
+    return render(deal, score_deal(deal))
+
+
+# --- rendering ---------------------------------------------------------------------------
+
+
+def _pair_json(pair: PairResult, deal: Deal) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "players": list(pair.players),
+        "units": decimal_text(pair.units),
+        "kind": pair.kind,
+        "rows": None if pair.rows is None else dict(zip(ROWS, pair.rows, strict=True)),
+        "scoop": pair.scoop,
+    }
+    if deal.stakes is not None:
+        out["money"] = decimal_text(pair.units * deal.stakes.pair_value(*pair.players))
+    return out
+
+
+def _player_json(player: PlayerResult, deal: Deal) -> dict[str, Any]:
+    wheel = deal.rules.wheel
+    out: dict[str, Any] = {
+        "name": player.name,
+        "units": decimal_text(player.units),
+        "fouled": player.fouled,
+        "foul_reason": player.foul_reason,
+        "surrendered": player.surrendered,
+        "natural": player.natural,
+        "false_natural": player.false_natural,
+        "rows": None
+        if player.rows is None
+        else {
+            row: {
+                "cards": cards_text(r.cards),
+                "category": r.category,
+                "label": r.label(wheel),
+                "royalty": decimal_text(r.royalty),
+            }
+            for row, r in player.rows.items()
+        },
+    }
+    if deal.rules.game == "open-face":
+        out["fantasyland_next"] = player.fantasyland_next
+    return out
+
+
+def _money(deal: Deal, players: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> None:
+    if deal.stakes is None:
+        return
+    totals = dict.fromkeys(deal.names, Decimal(0))
+    for pair in pairs:
+        a, b = pair["players"]
+        money = Decimal(pair["money"])
+        totals[a] += money
+        totals[b] -= money
+    for player in players:
+        player["money"] = decimal_text(totals[player["name"]])
+
+
+def render(deal: Deal, result: Result) -> dict[str, Any]:
+    """The JSON-ready result of a scored deal."""
+    rules_json = deal.rules.to_mapping()
+    if isinstance(result, BigTwoResult):
+        players = [
+            {
+                "name": p.name,
+                "units": decimal_text(p.units),
+                "cards_left": p.cards_left,
+                "cards": None if p.cards is None else cards_text(p.cards),
+                "penalty": decimal_text(p.penalty),
+                "winner": p.cards_left == 0,
+            }
+            for p in result.players
+        ]
+        pairs = [_pair_json(p, deal) for p in result.pairs]
+    elif isinstance(result, tuple):
+        players, pairs = _render_crossed(deal, result)
+    else:
+        players = [_player_json(p, deal) for p in result.players]
+        pairs = [_pair_json(p, deal) for p in result.pairs]
+    _money(deal, players, pairs)
+    return {"game": deal.rules.game, "rules": rules_json, "players": players, "pairs": pairs}
+
+
+def _render_crossed(
+    deal: Deal, results: tuple[DealResult, ...]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    players = []
+    for k, name in enumerate(deal.names):
+        hands = [_player_json(r.players[k], deal) for r in results]
+        players.append(
+            {
+                "name": name,
+                "units": decimal_text(sum((r.players[k].units for r in results), Decimal(0))),
+                "fouled": any(h["fouled"] for h in hands),
+                "surrendered": all(h["surrendered"] for h in hands),
+                "natural": None,
+                "hands": hands,
+            }
+        )
+    pair_hands = [[_pair_json(p, deal) for p in r.pairs] for r in results]
+    pairs = []
+    for k, first in enumerate(pair_hands[0]):
+        units = sum((Decimal(h[k]["units"]) for h in pair_hands), Decimal(0))
+        pair: dict[str, Any] = {
+            "players": first["players"],
+            "units": decimal_text(units),
+            "kind": "criss_cross",
+            "hands": [h[k] for h in pair_hands],
+        }
+        if deal.stakes is not None:
+            pair["money"] = decimal_text(units * deal.stakes.pair_value(*first["players"]))
+        pairs.append(pair)
+    return players, pairs

@@ -1,0 +1,450 @@
+"""Scoring a 13-card deal (Chinese poker, Mau Binh, open-face boards): RULES sections 3-9, 11.
+
+Every pair of players is settled on its own; a player's units are the sum over its
+pairs, so a deal always sums to zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Final, Literal
+
+from .cards import RANK_CHARS, Card
+from .naturals import holds_natural
+from .ranking import (
+    CATEGORY_SHIFT,
+    FULL_HOUSE,
+    PAIR,
+    QUADS,
+    TRIPS,
+    Evaluator,
+    category_name,
+    describe,
+    five_card_evaluator,
+    front_beats,
+    three_card_evaluator,
+)
+from .rules import ROWS, Row, Rules
+
+ZERO: Final = Decimal(0)
+ONE: Final = Decimal(1)
+TWO: Final = Decimal(2)
+
+Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+Status = Literal["live", "fouled", "surrendered", "natural"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One player's entry in a 13-card deal, as read from the request."""
+
+    name: str
+    rows: Rows | None  # None only for a surrender given without cards
+    surrender: bool = False
+    natural: str | None = None  # the declared natural
+    in_fantasyland: bool = False
+    discards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RowResult:
+    cards: tuple[Card, ...]
+    value: int  # strength (for a 2-7 lowball middle: its high-hand strength, aces high)
+    royalty: Decimal
+    low: bool = False
+
+    @property
+    def category(self) -> str:
+        return category_name(self.value)
+
+    def label(self, wheel: str) -> str:
+        wheel_used = "none" if self.low else wheel
+        return describe(self.value, len(self.cards), wheel_used, low=self.low)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    name: str
+    units: Decimal
+    status: Status
+    rows: dict[Row, RowResult] | None
+    natural: str | None = None  # a natural that was held and scored
+    foul_reason: str | None = None
+    false_natural: str | None = None  # a declared natural the cards do not make
+    fantasyland_next: int | None = None
+
+    @property
+    def fouled(self) -> bool:
+        return self.status == "fouled"
+
+    @property
+    def surrendered(self) -> bool:
+        return self.status == "surrendered"
+
+
+PairKind = Literal["rows", "foul", "surrender", "natural", "cards", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """What passed between two players: ``units`` won by ``players[0]``."""
+
+    players: tuple[str, str]
+    units: Decimal
+    kind: PairKind
+    rows: tuple[int, int, int] | None = None  # +1 won by players[0], -1 lost, 0 tied
+    scoop: str | None = None  # the name of the player who won all three rows
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    players: tuple[PlayerResult, ...]
+    pairs: tuple[PairResult, ...]
+
+
+@dataclass(slots=True)
+class _Seat:
+    hand: Hand
+    status: Status
+    values: tuple[int, int, int]  # strengths; bigger wins (a lowball middle is negated)
+    raw: tuple[int, int, int]
+    royalties: list[Decimal]
+    natural: str | None = None
+    foul_reason: str | None = None
+    false_natural: str | None = None
+
+
+class _Table:
+    """The rule set's evaluators and row tables, resolved once per deal."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.evaluate5 = five_card_evaluator(rules.wheel)
+        self.evaluate3 = three_card_evaluator()
+        self.lowball = rules.middle == "lowball-2-7"
+        self.evaluate_low = five_card_evaluator("none") if self.lowball else self.evaluate5
+        self.row_win = rules.royalty_mode == "row_win"
+        self.royalty_rows = [rules.royalties[row] for row in ROWS]
+        self.has_royalties = any(self.royalty_rows)
+
+    def royalty(self, row: int, value: int) -> Decimal:
+        table = self.royalty_rows[row]
+        if not table:
+            return ZERO
+        name = category_name(value)
+        cat = value >> CATEGORY_SHIFT
+        if cat in (PAIR, TRIPS, QUADS):
+            specific = table.get(f"{name}_{RANK_CHARS[(value >> 16) & 15]}")
+            if specific is not None:
+                return specific
+        units = table.get(name)
+        if units is None and name == "royal_flush":
+            units = table.get("straight_flush")
+        return units if units is not None else ZERO
+
+
+def _foul_reason(table: _Table, rows: Rows, raw: tuple[int, int, int]) -> str | None:
+    front, middle, back = raw
+    wheel = table.rules.wheel
+    if table.lowball:
+        if front_beats(front, back):
+            return (
+                f"front {describe(front, 3)} beats back {describe(back, 5, wheel)}"
+                " (with a 2-7 middle only the back must beat the front)"
+            )
+        return None
+    if front_beats(front, middle):
+        return f"front {describe(front, 3)} beats middle {describe(middle, 5, wheel)}"
+    if middle > back:
+        return f"middle {describe(middle, 5, wheel)} beats back {describe(back, 5, wheel)}"
+    return None
+
+
+def _seat(table: _Table, hand: Hand) -> _Seat:
+    if hand.surrender or hand.rows is None:
+        return _Seat(hand, "surrendered", (0, 0, 0), (0, 0, 0), [ZERO, ZERO, ZERO])
+    front, middle, back = hand.rows
+    f = table.evaluate3(front)
+    b = table.evaluate5(back)
+    if table.lowball:
+        m_raw = table.evaluate_low(middle)
+        m = -m_raw
+    else:
+        m_raw = m = table.evaluate5(middle)
+    raw = (f, m_raw, b)
+    seat = _Seat(hand, "live", (f, m, b), raw, [ZERO, ZERO, ZERO])
+    if hand.natural is not None:
+        if holds_natural(hand.natural, hand.rows, table.evaluate5):
+            seat.status = "natural"
+            seat.natural = hand.natural
+            return seat
+        # Only reached when a false declaration is penalised rather than rejected.
+        seat.status = "fouled"
+        seat.false_natural = hand.natural
+        seat.foul_reason = f"declared {hand.natural} but the cards do not make it"
+        return seat
+    reason = _foul_reason(table, hand.rows, raw)
+    if reason is not None:
+        seat.status = "fouled"
+        seat.foul_reason = reason
+        return seat
+    if table.has_royalties:
+        seat.royalties = [
+            table.royalty(0, f),
+            ZERO if table.lowball else table.royalty(1, m_raw),
+            table.royalty(2, b),
+        ]
+    return seat
+
+
+def _keep_best_royalties(seats: list[_Seat]) -> None:
+    """royalty_best_only: in each row only the best qualifying live hand(s) collect."""
+    for row in range(3):
+        holders = [s for s in seats if s.status == "live" and s.royalties[row] > 0]
+        if len(holders) < 2:
+            continue
+        best = max(s.values[row] for s in holders)
+        for s in holders:
+            if s.values[row] != best:
+                s.royalties[row] = ZERO
+
+
+def _row_values(table: _Table, seat: _Seat) -> list[Decimal]:
+    """What each of a live seat's rows is worth when it wins (row_win: its royalty)."""
+    if not table.row_win:
+        return [ONE, ONE, ONE]
+    return [r if r > 0 else ONE for r in seat.royalties]
+
+
+def _scoop_factor(rules: Rules, scoops_all: bool) -> Decimal:
+    if scoops_all and rules.scoop_all_multiplier is not None:
+        return rules.scoop_all_multiplier
+    return TWO
+
+
+def _sweep(table: _Table, winner: _Seat, scoops_all: bool) -> Decimal:
+    """What a fouled player pays ``winner`` under ``foul_penalty: "sweep"``."""
+    rules = table.rules
+    rows = sum(_row_values(table, winner), ZERO)
+    if rules.bonus == "1-6":
+        return rows * _scoop_factor(rules, scoops_all)
+    if rules.bonus == "2-4":
+        return rows + ONE
+    return rows
+
+
+def _play_rows(a: _Seat, b: _Seat) -> tuple[int, int, int]:
+    va, vb = a.values, b.values
+    return (
+        (va[0] > vb[0]) - (va[0] < vb[0]),
+        (va[1] > vb[1]) - (va[1] < vb[1]),
+        (va[2] > vb[2]) - (va[2] < vb[2]),
+    )
+
+
+def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
+    """Score a validated 13-card deal (cards parsed, no duplicates, naturals allowed)."""
+    table = _Table(rules)
+    seats = [_seat(table, h) for h in hands]
+    if rules.royalty_best_only:
+        _keep_best_royalties(seats)
+    n = len(seats)
+    outcomes: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for i in range(n):
+        if seats[i].status != "live":
+            continue
+        for j in range(i + 1, n):
+            if seats[j].status == "live":
+                outcomes[i, j] = _play_rows(seats[i], seats[j])
+    scoops_all = _scoops_all(rules, seats, outcomes)
+    units = [ZERO] * n
+    pairs: list[PairResult] = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            pair = _settle(table, seats, i, j, outcomes.get((i, j)), scoops_all)
+            units[i] += pair.units
+            units[j] -= pair.units
+            pairs.append(pair)
+    players = tuple(
+        _player_result(table, seat, units[k]) for k, seat in enumerate(seats)
+    )
+    return DealResult(players, tuple(pairs))
+
+
+def _scoops_all(
+    rules: Rules, seats: list[_Seat], outcomes: dict[tuple[int, int], tuple[int, int, int]]
+) -> list[bool]:
+    """Which seats scoop all three opponents at a table of four (sập làng)."""
+    flags = [False] * len(seats)
+    if rules.scoop_all_multiplier is None or len(seats) != 4:
+        return flags
+    for i, seat in enumerate(seats):
+        if seat.status != "live":
+            continue
+        flags[i] = True
+        for j, other in enumerate(seats):
+            if j == i:
+                continue
+            if other.status == "fouled" and rules.foul_counts_as_scoop:
+                continue
+            if other.status != "live":
+                flags[i] = False
+                break
+            rows = outcomes[i, j] if i < j else tuple(-r for r in outcomes[j, i])
+            if rows != (1, 1, 1):
+                flags[i] = False
+                break
+    return flags
+
+
+def _settle(
+    table: _Table,
+    seats: list[_Seat],
+    i: int,
+    j: int,
+    rows: tuple[int, int, int] | None,
+    scoops_all: list[bool],
+) -> PairResult:
+    a, b = seats[i], seats[j]
+    names = (a.hand.name, b.hand.name)
+    if rows is not None:
+        return _settle_rows(table, a, b, rows, scoops_all[i], scoops_all[j])
+    units, kind = _settle_special(table, a, b, scoops_all[i], scoops_all[j])
+    return PairResult(names, units, kind)
+
+
+def _settle_special(
+    table: _Table, a: _Seat, b: _Seat, a_scoops_all: bool, b_scoops_all: bool
+) -> tuple[Decimal, PairKind]:
+    """Units won by ``a`` when the two do not both play their rows."""
+    rules = table.rules
+    sa, sb = a.status, b.status
+    if sa == "natural" or sb == "natural":
+        va = rules.naturals[a.natural] if a.natural else None
+        vb = rules.naturals[b.natural] if b.natural else None
+        if va is not None and vb is not None:
+            return (va if va > vb else -vb if vb > va else ZERO), "natural"
+        if va is not None:
+            if sb == "surrendered" and not rules.natural_collects_from_surrendered:
+                return _surrender_cost(rules), "surrender"
+            return va, "natural"
+        assert vb is not None
+        if sa == "surrendered" and not rules.natural_collects_from_surrendered:
+            return -_surrender_cost(rules), "surrender"
+        return -vb, "natural"
+    if sa == "surrendered" and sb == "surrendered":
+        return ZERO, "none"
+    if sa == "surrendered":
+        return -_surrender_cost(rules), "surrender"
+    if sb == "surrendered":
+        return _surrender_cost(rules), "surrender"
+    if sa == "fouled" and sb == "fouled":
+        return ZERO, "none"
+    if sa == "fouled":
+        return -_foul_payment(table, b, a, b_scoops_all), "foul"
+    return _foul_payment(table, a, b, a_scoops_all), "foul"
+
+
+def _surrender_cost(rules: Rules) -> Decimal:
+    assert rules.surrender_cost is not None  # a surrender is rejected without a cost
+    return rules.surrender_cost
+
+
+def _foul_payment(table: _Table, live: _Seat, fouled: _Seat, scoops_all: bool) -> Decimal:
+    rules = table.rules
+    if fouled.false_natural is not None:
+        assert rules.false_natural_penalty is not None
+        penalty = rules.false_natural_penalty
+    elif rules.foul_penalty == "sweep":
+        penalty = _sweep(table, live, scoops_all)
+    else:
+        penalty = rules.foul_penalty
+    # Under row_win the royalties are the row values, already in a sweep.
+    if rules.foul_pays_royalties and not table.row_win:
+        penalty += sum(live.royalties, ZERO)
+    return penalty
+
+
+def _settle_rows(
+    table: _Table,
+    a: _Seat,
+    b: _Seat,
+    rows: tuple[int, int, int],
+    a_scoops_all: bool,
+    b_scoops_all: bool,
+) -> PairResult:
+    rules = table.rules
+    a_values = _row_values(table, a)
+    b_values = _row_values(table, b)
+    units = ZERO
+    for k in range(3):
+        if rows[k] > 0:
+            units += a_values[k]
+        elif rows[k] < 0:
+            units -= b_values[k]
+    wins_a = rows.count(1)
+    wins_b = rows.count(-1)
+    scoop: str | None = None
+    if wins_a == 3:
+        scoop = a.hand.name
+    elif wins_b == 3:
+        scoop = b.hand.name
+    if rules.bonus == "1-6":
+        if wins_a == 3:
+            units *= _scoop_factor(rules, a_scoops_all)
+        elif wins_b == 3:
+            units *= _scoop_factor(rules, b_scoops_all)
+    elif rules.bonus == "2-4":
+        units += (wins_a > wins_b) - (wins_a < wins_b)
+    if not table.row_win:
+        units += sum(a.royalties, ZERO) - sum(b.royalties, ZERO)
+    return PairResult((a.hand.name, b.hand.name), units, "rows", rows, scoop)
+
+
+def _fantasyland_next(rules: Rules, seat: _Seat) -> int | None:
+    """Cards of the next deal's fantasy land for this player, or None (RULES 8a)."""
+    base = rules.fantasyland_cards
+    if base is None or seat.status != "live":
+        return None
+    front, middle, back = seat.raw
+    if seat.hand.in_fantasyland:
+        stays = (
+            front >> CATEGORY_SHIFT == TRIPS
+            or middle >> CATEGORY_SHIFT >= FULL_HOUSE
+            or back >> CATEGORY_SHIFT >= QUADS
+        )
+        return base if stays else None
+    cat = front >> CATEGORY_SHIFT
+    if cat == TRIPS:
+        return 17 if rules.progressive else base
+    top = (front >> 16) & 15
+    if cat == PAIR and top >= 10:  # queens or better
+        return 14 + (top - 10) if rules.progressive else base
+    return None
+
+
+def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
+    hand = seat.hand
+    rows: dict[Row, RowResult] | None = None
+    if hand.rows is not None and seat.status != "surrendered":
+        rows = {
+            ROWS[k]: RowResult(
+                hand.rows[k], seat.raw[k], seat.royalties[k], low=(k == 1 and table.lowball)
+            )
+            for k in range(3)
+        }
+    fantasyland = None
+    if table.rules.game == "open-face":
+        fantasyland = _fantasyland_next(table.rules, seat)
+    return PlayerResult(
+        name=hand.name,
+        units=units,
+        status=seat.status,
+        rows=rows,
+        natural=seat.natural,
+        foul_reason=seat.foul_reason,
+        false_natural=seat.false_natural,
+        fantasyland_next=fantasyland,
+    )
