@@ -66,15 +66,15 @@ def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(TEXT_OF[c] for c in cards)
 
 
-def _token_error(token: str, where: str) -> ScoreError:
+def _token_error(token: str, chunk: str, where: str) -> ScoreError:
     rank_text = "10" if token.startswith("10") else token[:1]
     suit_text = token[len(rank_text) :]
     if rank_text != "10" and rank_text not in _RANK_INPUTS:
-        reason = f"unknown rank {rank_text!r} in {token!r}"
+        reason = f"unknown rank {rank_text!r} in {chunk!r}"
     elif not suit_text:
         reason = f"{token!r} has no suit"
     else:
-        reason = f"unknown suit {suit_text!r} in {token!r}"
+        reason = f"unknown suit {suit_text!r} in {chunk!r}"
     return ScoreError(f"{where}: {reason}")
 
 
@@ -104,7 +104,7 @@ def parse_cards(text: str | Sequence[str], where: str = "cards") -> tuple[Card, 
             token = chunk[pos : pos + rank_len + 1]
             card = tokens.get("T" + token[2:] if rank_len == 2 else token)
             if card is None:
-                raise _token_error(token, where)
+                raise _token_error(token, chunk, where)
             append(card)
             pos += rank_len + 1
     return tuple(cards)
