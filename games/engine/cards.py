@@ -1,10 +1,11 @@
 """Cards as small integers, and the parser for every notation of RULES section 1.
 
-A card is an int laid out for fast evaluation: bits 0-3 hold the suit as one bit
-(clubs 1, diamonds 2, hearts 4, spades 8) and bits 8 and up hold ``5 ** rank``
-(rank 0 is a deuce, 12 an ace). Adding five cards therefore gives, above bit 8, a
-number unique to the multiset of ranks, and and-ing them tells whether all share a
-suit. Cards sort by rank, then suit.
+A card is an int laid out for fast evaluation: the suit is a one in one of four
+4-bit fields (clubs bit 0, diamonds bit 4, hearts bit 8, spades bit 12) and bits 16
+and up hold ``5 ** rank`` (rank 0 is a deuce, 12 an ace). The sum of a hand's cards
+thus holds, above bit 16, a number unique to its multiset of ranks and, below, how
+many cards it has of each suit; ``ranking`` turns that sum into a table key with
+two integer operations. Cards sort by rank, then suit.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ Card = int
 
 def make_card(rank: int, suit: int) -> Card:
     """The card of ``rank`` (0 = deuce .. 12 = ace) and ``suit`` (0 = c, 1 = d, 2 = h, 3 = s)."""
-    return (5**rank) << 8 | (1 << suit)
+    return (5**rank) << 16 | 1 << (4 * suit)
 
 
 DECK: Final[tuple[Card, ...]] = tuple(make_card(r, s) for r in range(13) for s in range(4))

@@ -5,8 +5,10 @@ slots of tie-breaking ranks, most significant first. Bigger is stronger, equal i
 tie (suits never break ties). Three-card fronts use the same scale, filling fewer
 slots, so a front can be held against a middle for the foul rule.
 
-Evaluation is a table lookup keyed by the sum of the cards (see ``cards``); the
-tables are built once per wheel option.
+Evaluation is one dict lookup keyed by the sum of the cards (see ``cards``): adding
+3 to each 4-bit suit count sets that field's top bit only for a count of 5, so
+``(sum + 0x3333) & ~0x7777`` keeps the rank part plus a bit that marks a flush and
+says nothing else about suits. The tables are built once per wheel option.
 """
 
 from __future__ import annotations
@@ -105,27 +107,32 @@ def _value_of_ranks(ranks: tuple[int, ...], flush: bool, wheel: Wheel) -> int:
     return _pack(PAIR, groups)
 
 
-def _key(ranks: Sequence[int]) -> int:
-    return sum(5**r for r in ranks)
+_SUIT_COUNT_BIAS: Final = 0x3333
+_FLUSH_KEY_MASK: Final = ~0x7777
+
+
+def _rank_key(ranks: Sequence[int]) -> int:
+    return sum(5**r for r in ranks) << 16
 
 
 @cache
-def tables(wheel: Wheel) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """(plain five-card, flush five-card, three-card) tables for one wheel option."""
-    plain: dict[int, int] = {}
-    flush: dict[int, int] = {}
+def tables(wheel: Wheel) -> tuple[dict[int, int], dict[int, int]]:
+    """The five-card and three-card lookup tables for one wheel option."""
+    five: dict[int, int] = {}
     for combo in combinations_with_replacement(range(12, -1, -1), 5):
         if max(Counter(combo).values()) > 4:
             continue
-        key = _key(combo)
-        plain[key] = _value_of_ranks(combo, False, wheel)
+        key = _rank_key(combo)
+        five[key] = _value_of_ranks(combo, False, wheel)
         if len(set(combo)) == 5:
-            flush[key] = _value_of_ranks(combo, True, wheel)
+            suited = _value_of_ranks(combo, True, wheel)
+            for suit in range(4):
+                five[key | 8 << (4 * suit)] = suited
     three = {
-        _key(combo): _value_of_ranks(combo, False, wheel)
+        _rank_key(combo) >> 16: _value_of_ranks(combo, False, wheel)
         for combo in combinations_with_replacement(range(12, -1, -1), 3)
     }
-    return plain, flush, three
+    return five, three
 
 
 Evaluator = Callable[[Sequence[Card]], int]
@@ -134,13 +141,15 @@ Evaluator = Callable[[Sequence[Card]], int]
 @cache
 def five_card_evaluator(wheel: Wheel = "low") -> Evaluator:
     """A function from five cards to their strength under ``wheel``."""
-    plain, flush, _ = tables(wheel)
+    table = tables(wheel)[0]
 
-    def evaluate5(hand: Sequence[Card], plain: dict[int, int] = plain, flush: dict[int, int] = flush) -> int:
-        a, b, c, d, e = hand
-        if a & b & c & d & e & 15:
-            return flush[(a + b + c + d + e) >> 8]
-        return plain[(a + b + c + d + e) >> 8]
+    def evaluate5(
+        hand: Sequence[Card],
+        table: dict[int, int] = table,
+        bias: int = _SUIT_COUNT_BIAS,
+        mask: int = _FLUSH_KEY_MASK,
+    ) -> int:
+        return table[sum(hand) + bias & mask]
 
     return evaluate5
 
@@ -148,11 +157,10 @@ def five_card_evaluator(wheel: Wheel = "low") -> Evaluator:
 @cache
 def three_card_evaluator() -> Evaluator:
     """A function from three cards to their strength (straights and flushes do not count)."""
-    three = tables("low")[2]
+    table = tables("low")[1]
 
-    def evaluate3(hand: Sequence[Card], three: dict[int, int] = three) -> int:
-        a, b, c = hand
-        return three[(a + b + c) >> 8]
+    def evaluate3(hand: Sequence[Card], table: dict[int, int] = table) -> int:
+        return table[sum(hand) >> 16]
 
     return evaluate3
 
