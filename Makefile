@@ -1,0 +1,45 @@
+# The commands the README names. Everything runs from the checkout inside .venv.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+UV_VERSION := 0.13.9
+# uv must never fetch a Python of its own: the system's python3 is the only one.
+export UV_PYTHON_DOWNLOADS := never
+
+.PHONY: venv run test lint bench format lock
+
+venv: $(VENV)/.requirements-installed
+
+# Re-installs only when requirements.lock changes. Bytecode is compiled at install time
+# because PYTHONDONTWRITEBYTECODE would otherwise make every start compile Django anew.
+$(VENV)/.requirements-installed: requirements.lock
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(BIN)/uv pip install --python $(PY) --compile-bytecode -r requirements.lock
+	touch $@
+
+run: venv
+	$(PY) manage.py migrate
+	$(PY) manage.py runserver 0.0.0.0:8000
+
+test: lint
+	$(PY) -m pytest
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict games/engine
+	$(BIN)/mypy
+	$(PY) manage.py makemigrations --check --dry-run
+
+bench: venv
+	$(PY) benchmarks/engine.py
+
+format: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Re-resolves requirements.lock after a change to pyproject.toml.
+lock: venv
+	$(BIN)/uv pip compile pyproject.toml --extra dev -o requirements.lock --python-version 3.11

@@ -1,0 +1,1 @@
+# Model admins are registered here once games/models.py has models.

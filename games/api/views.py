@@ -1,0 +1,37 @@
+from typing import Any
+
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.engine import ScoreError, score_request
+
+
+def error_response(message: str, field: str | None = None) -> Response:
+    return Response({"error": message, "field": field}, status=400)
+
+
+class ScoreView(APIView):
+    """Score one deal: the body is a score request, the answer its result.
+
+    A stateless calculator: it stores nothing, so it needs neither a login nor a CSRF token.
+    """
+
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    parser_classes = (JSONParser,)
+
+    def post(self, request: Request) -> Response:
+        try:
+            body: Any = request.data
+        except ParseError as exc:
+            return error_response(str(exc.detail))
+        if not isinstance(body, dict):
+            return error_response("The body must be a JSON object: a score request.")
+        try:
+            return Response(score_request(body))
+        except ScoreError as exc:
+            return error_response(exc.message, exc.field)

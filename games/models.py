@@ -1,0 +1,1 @@
+# Groups, players, rule sets, sessions, deals and ledger entries arrive here.

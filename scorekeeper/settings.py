@@ -1,0 +1,188 @@
+"""Settings for scorekeeper.
+
+Development works with no environment at all (SQLite in the checkout, Celery tasks run
+eagerly in the web process). Everything else comes from environment variables, read by the
+helpers below, which reject a malformed value with ImproperlyConfigured naming the variable
+instead of guessing. An empty variable counts as unset.
+"""
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+DATABASE_SCHEMES = frozenset({"sqlite", "postgres", "postgresql", "pgsql"})
+BROKER_SCHEMES = frozenset({"redis", "rediss", "amqp", "amqps", "memory"})
+
+
+def env_str(name: str) -> str | None:
+    """The variable's value with surrounding blanks removed, or None when unset or empty."""
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def env_required(name: str, why: str) -> str:
+    """The variable's value; ImproperlyConfigured (saying why it is needed) when unset."""
+    value = env_str(name)
+    if value is None:
+        raise ImproperlyConfigured(f"{name} must be set {why}.")
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """A boolean spelled 1/0, true/false, yes/no or on/off (any case)."""
+    value = env_str(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean: use 1/0, true/false, yes/no or on/off."
+    )
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; blanks around items are dropped, empty items rejected."""
+    value = env_str(name)
+    if value is None:
+        return list(default)
+    items = [item.strip() for item in value.split(",")]
+    if not all(items):
+        raise ImproperlyConfigured(f"{name}={value!r} has an empty item in its comma list.")
+    return items
+
+
+def env_url(name: str, schemes: frozenset[str]) -> str | None:
+    """A URL whose scheme is one of `schemes`, or None when unset."""
+    value = env_str(name)
+    if value is None:
+        return None
+    scheme = urlsplit(value).scheme
+    if scheme not in schemes:
+        raise ImproperlyConfigured(
+            f"{name} has the unsupported scheme {scheme + '://' if scheme else '(none)'};"
+            f" use one of: {', '.join(sorted(schemes))}."
+        )
+    return value
+
+
+def env_database(name: str, default: dict[str, Any]) -> dict[str, Any]:
+    """A Django DATABASES entry from a database URL (SQLite or PostgreSQL only)."""
+    url = env_url(name, DATABASE_SCHEMES)
+    if url is None:
+        return default
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60))
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from exc
+    if not config.get("NAME"):
+        raise ImproperlyConfigured(f"{name} names no database (the path after the host).")
+    return config
+
+
+DEBUG = env_bool("DEBUG", default=True)
+
+if DEBUG:
+    SECRET_KEY = env_str("SECRET_KEY") or "django-insecure-development-only-never-in-production"
+else:
+    SECRET_KEY = env_required("SECRET_KEY", "when DEBUG is false")
+
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
+)
+if not ALLOWED_HOSTS:
+    # Django would answer every request with 400; say so at start-up instead.
+    raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is false.")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "scorekeeper.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "scorekeeper.wsgi.application"
+
+DATABASES = {
+    "default": env_database(
+        "DATABASE_URL",
+        default={"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"},
+    )
+}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+}
+
+# Without a broker, tasks run inline in the calling process and their errors propagate, so
+# development and the default test run need no Redis. The memory transport keeps anything
+# that does reach for a broker from trying the default AMQP address.
+CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", BROKER_SCHEMES)
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+CELERY_TASK_EAGER_PROPAGATES = CELERY_BROKER_URL is None
+if CELERY_BROKER_URL is None:
+    CELERY_BROKER_URL = "memory://"
+CELERY_TASK_IGNORE_RESULT = True
