@@ -19,10 +19,11 @@ PLAYER_FIELDS = ("fouled", "surrendered", "natural", "fantasyland_next")
 
 
 def load_cases() -> list[Case]:
-    """Every case of every vector file, in file order."""
+    """Every case of every vector file, in file order, each with its file's name as `file`."""
     cases: list[Case] = []
     for name in VECTOR_FILES:
-        cases.extend(json.loads((VECTORS_DIR / name).read_text(encoding="utf-8")))
+        for case in json.loads((VECTORS_DIR / name).read_text(encoding="utf-8")):
+            cases.append({**case, "file": name})
     return cases
 
 
@@ -40,42 +41,59 @@ def units(value: object) -> Decimal:
     return Decimal(str(value))
 
 
-def expected_view(expect: dict[str, Any]) -> dict[str, Any]:
-    """The expectation with units as Decimal, players keyed by name, pairs by (A, B)."""
-    players = {}
-    for player in expect["players"]:
-        view = {"units": units(player["units"])}
-        view |= {key: player[key] for key in PLAYER_FIELDS if key in player}
-        if "rows" in player:
-            view["rows"] = {row: detail["category"] for row, detail in player["rows"].items()}
-        players[player["name"]] = view
-    pairs = {tuple(pair["players"]): units(pair["units"]) for pair in expect.get("pairs", [])}
-    return {"players": players, "pairs": pairs}
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
 
 
-def actual_view(expect: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
-    """The result cut down to what `expect` names, in the shape of expected_view()."""
-    wanted_players = {player["name"]: player for player in expect["players"]}
-    players = {}
-    for player in actual["players"]:
-        wanted = wanted_players.get(player["name"], {})
-        view = {"units": units(player["units"])}
-        view |= {key: player[key] for key in PLAYER_FIELDS if key in wanted}
-        if "rows" in wanted:
-            view["rows"] = {row: player["rows"][row]["category"] for row in wanted["rows"]}
-        players[player["name"]] = view
+MISSING: Any = _Missing()
+
+
+def mismatches(expect: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    """Each way `actual` disagrees with the fields `expect` names; [] when it agrees.
+
+    Players are matched by name, units compared as Decimal, rows by category, and pairs by
+    their two players (a pair reported the other way round carries the opposite sign).
+    """
+    found: list[str] = []
+
+    def check(what: str, want: object, got: object) -> None:
+        if got is MISSING or got != want:
+            found.append(f"{what}: expected {want!r}, got {got!r}")
+
+    players = {player["name"]: player for player in actual.get("players", [])}
+    names = sorted(player["name"] for player in expect["players"])
+    check("player names", names, sorted(players))
+    for want in expect["players"]:
+        name, got = want["name"], players.get(want["name"])
+        if got is None:
+            continue
+        got_units = got.get("units", MISSING)
+        check(
+            f"{name}.units",
+            units(want["units"]),
+            got_units if got_units is MISSING else units(got_units),
+        )
+        for key in PLAYER_FIELDS:
+            if key in want:
+                check(f"{name}.{key}", want[key], got.get(key, MISSING))
+        for row, detail in want.get("rows", {}).items():
+            got_row = got.get("rows", {}).get(row, {})
+            check(
+                f"{name}.rows.{row}.category", detail["category"], got_row.get("category", MISSING)
+            )
+
     won = {tuple(pair["players"]): units(pair["units"]) for pair in actual.get("pairs", [])}
-    pairs: dict[tuple[str, ...], Decimal | None] = {}
     for pair in expect.get("pairs", []):
         a, b = pair["players"]
-        # A pair reported the other way round carries the opposite sign.
-        pairs[(a, b)] = won[(a, b)] if (a, b) in won else -won[(b, a)] if (b, a) in won else None
-    return {"players": players, "pairs": pairs}
+        got_pair = won[(a, b)] if (a, b) in won else -won[(b, a)] if (b, a) in won else MISSING
+        check(f"pair {a}-{b}.units", units(pair["units"]), got_pair)
+    return found
 
 
 def assert_matches(expect: dict[str, Any], actual: dict[str, Any]) -> None:
     """Assert that a result agrees with a vector's `expect` on every field it names."""
-    assert actual_view(expect, actual) == expected_view(expect)
+    assert mismatches(expect, actual) == []
 
 
 def assert_mentions(case: Case, message: str) -> None:

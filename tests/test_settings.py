@@ -1,0 +1,172 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from scorekeeper.settings import (
+    BROKER_SCHEMES,
+    env_bool,
+    env_database,
+    env_list,
+    env_url,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTINGS_VARIABLES = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL")
+SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("1", True),
+        ("true", True),
+        ("Yes", True),
+        ("ON", True),
+        ("0", False),
+        ("False", False),
+        ("no", False),
+        ("off", False),
+    ],
+)
+def test_env_bool_reads(monkeypatch: pytest.MonkeyPatch, value: str, expected: bool) -> None:
+    monkeypatch.setenv("DEBUG", value)
+
+    assert env_bool("DEBUG", default=not expected) is expected
+
+
+@pytest.mark.parametrize("value", [None, "", "  "])
+def test_env_bool_unset_or_empty_gives_default(
+    monkeypatch: pytest.MonkeyPatch, value: str | None
+) -> None:
+    if value is None:
+        monkeypatch.delenv("DEBUG", raising=False)
+    else:
+        monkeypatch.setenv("DEBUG", value)
+
+    assert env_bool("DEBUG", default=True) is True
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "truthy", "y e s"])
+def test_env_bool_rejects_malformed(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("DEBUG", value)
+
+    with pytest.raises(ImproperlyConfigured, match=r"^DEBUG="):
+        env_bool("DEBUG", default=True)
+
+
+def test_env_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ALLOWED_HOSTS", " example.org, .example.net ")
+
+    assert env_list("ALLOWED_HOSTS", default=[]) == ["example.org", ".example.net"]
+
+
+def test_env_list_rejects_empty_item(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ALLOWED_HOSTS", "example.org,,example.net")
+
+    with pytest.raises(ImproperlyConfigured, match="ALLOWED_HOSTS"):
+        env_list("ALLOWED_HOSTS", default=[])
+
+
+def test_env_database_default_when_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+
+    assert env_database("DATABASE_URL", default=SQLITE) is SQLITE
+
+
+def test_env_database_reads_postgres(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgres://ann:secret@db.example:5433/scores")
+
+    config = env_database("DATABASE_URL", default=SQLITE)
+
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("scores", "ann", "secret")
+    assert (config["HOST"], config["PORT"]) == ("db.example", 5433)
+
+
+def test_env_database_reads_sqlite(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/scores.sqlite3")
+
+    config = env_database("DATABASE_URL", default=SQLITE)
+
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == f"{tmp_path}/scores.sqlite3"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["mysql://root@127.0.0.1/scores", "db.sqlite3", "http://example.org/", "postgres://host"],
+)
+def test_env_database_rejects(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    monkeypatch.setenv("DATABASE_URL", url)
+
+    with pytest.raises(ImproperlyConfigured, match=r"^DATABASE_URL "):
+        env_database("DATABASE_URL", default=SQLITE)
+
+
+def test_env_url_rejects_unknown_broker(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CELERY_BROKER_URL", "http://127.0.0.1:6379/0")
+
+    with pytest.raises(ImproperlyConfigured, match=r"^CELERY_BROKER_URL .*http://"):
+        env_url("CELERY_BROKER_URL", BROKER_SCHEMES)
+
+
+def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a child process with only `env` among the settings variables;
+    it prints `DEBUG ALWAYS_EAGER BROKER` when they load."""
+    child_env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES} | env
+    code = (
+        "from scorekeeper import settings as s;"
+        "print(s.DEBUG, s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL)"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=child_env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_development_defaults() -> None:
+    result = load_settings()
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "memory://"]
+
+
+def test_broker_turns_eager_tasks_off() -> None:
+    result = load_settings(CELERY_BROKER_URL="redis://127.0.0.1:6379/0")
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "False", "redis://127.0.0.1:6379/0"]
+
+
+def test_production_mode_loads_when_configured() -> None:
+    result = load_settings(DEBUG="false", SECRET_KEY="x" * 50, ALLOWED_HOSTS="example.org")
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[0] == "False"
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG"),
+        ({"DEBUG": "false", "ALLOWED_HOSTS": "example.org"}, "SECRET_KEY"),
+        ({"DEBUG": "false", "SECRET_KEY": "x" * 50}, "ALLOWED_HOSTS"),
+        ({"DATABASE_URL": "mysql://root@127.0.0.1/scores"}, "DATABASE_URL"),
+        ({"CELERY_BROKER_URL": "127.0.0.1:6379"}, "CELERY_BROKER_URL"),
+    ],
+    ids=["malformed-debug", "no-secret-key", "no-allowed-hosts", "mysql", "broker-no-scheme"],
+)
+def test_bad_environment_stops_start_up(env: dict[str, str], named: str) -> None:
+    result = load_settings(**env)
+
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {named}" in result.stderr
