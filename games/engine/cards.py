@@ -11,7 +11,7 @@ two integer operations. Cards sort by rank, then suit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Final, cast
 
 from .errors import ScoreError
 
@@ -91,10 +91,16 @@ def parse_cards(text: str | Sequence[str], where: str = "cards") -> tuple[Card, 
             text = " ".join(text)
         else:
             raise ScoreError(f"{where}: expected a card string, got {type(text).__name__}")
+    if "," in text or ";" in text or _VARIATION_SELECTOR in text:
+        text = text.translate(_SEPARATORS)
+    chunks = text.split()
+    fast = tuple(map(_TOKENS.get, chunks))
+    if None not in fast:  # the usual case: every chunk is one card
+        return cast(tuple[Card, ...], fast)
     cards: list[Card] = []
     append = cards.append
     tokens = _TOKENS
-    for chunk in text.translate(_SEPARATORS).split():
+    for chunk in chunks:
         card = tokens.get(chunk)
         if card is not None:
             append(card)

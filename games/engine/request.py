@@ -20,10 +20,13 @@ from .rules import NATURALS, ROWS, Rules, decimal_text
 from .scoring import DealResult, Hand, PairResult, PlayerResult, score_hands
 
 ROW_SIZES: Final = {"front": 3, "middle": 5, "back": 5}
+_ROW_SIZES: Final = tuple(ROW_SIZES.items())
 _REQUEST_KEYS: Final = frozenset({"rules", "players", "stakes"})
 _HAND_KEYS: Final = frozenset({"front", "middle", "back", "natural", "surrender"})
 _OPEN_FACE_KEYS: Final = frozenset({"in_fantasyland", "discards"})
 _BIG_TWO_KEYS: Final = frozenset({"name", "cards", "cards_left"})
+_PLAYER_KEYS: Final = _HAND_KEYS | {"name"}
+_OPEN_FACE_PLAYER_KEYS: Final = _PLAYER_KEYS | _OPEN_FACE_KEYS
 
 
 @dataclass(frozen=True)
@@ -56,17 +59,26 @@ class _Cards:
     """Every card of a deal, to reject one given twice anywhere."""
 
     def __init__(self) -> None:
-        self.seen: dict[Card, str] = {}
+        self.parts: list[tuple[tuple[Card, ...], str, str, str]] = []
 
-    def add(self, cards: Sequence[Card], where: str, field_path: str) -> None:
-        seen = self.seen
-        for card in cards:
-            first = seen.get(card)
-            if first is not None:
-                raise ScoreError(
-                    f"card {card_text(card)} appears twice: {first} and {where}", field_path
-                )
-            seen[card] = where
+    def add(self, cards: tuple[Card, ...], who: str, place: str, path: str) -> None:
+        self.parts.append((cards, who, place, path))
+
+    def check(self) -> None:
+        every = [card for part in self.parts for card in part[0]]
+        if len(set(every)) == len(every):
+            return
+        seen: dict[Card, str] = {}
+        for cards, who, place, path in self.parts:
+            where = f"{who}'s {place}"
+            for card in cards:
+                first = seen.get(card)
+                if first is not None:
+                    raise ScoreError(
+                        f"card {card_text(card)} appears twice: {first} and {where}",
+                        f"{path}.{place}",
+                    )
+                seen[card] = where
 
 
 def _mapping(value: object, what: str, field_path: str) -> Mapping[str, Any]:
@@ -103,8 +115,53 @@ def _read_hand(
     entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards
 ) -> Hand:
     """One 13-card hand: three rows, or a surrender, perhaps a declared natural."""
-    open_face = rules.game == "open-face"
     surrender = entry.get("surrender", False)
+    natural = entry.get("natural")
+    if surrender is not False or natural is not None:
+        _check_declarations(surrender, natural, who, path, rules)
+    rows: list[tuple[Card, ...]] = []
+    for row, size in _ROW_SIZES:
+        text = entry.get(row)
+        if text is None:
+            if surrender:
+                continue
+            raise ScoreError(f"{who}: the {row} row is missing", f"{path}.{row}")
+        cards = parse_cards(text, f"{who}, {row}")
+        if len(cards) != size:
+            raise ScoreError(
+                f"{who}, {row}: {len(cards)} cards given ({cards_text(cards)}), "
+                f"the {row} row needs {size}",
+                f"{path}.{row}",
+            )
+        deck.add(cards, who, row, path)
+        rows.append(cards)
+    if surrender and rows and len(rows) != 3:
+        raise ScoreError(f"{who}: give all three rows or none", path)
+    in_fantasyland = False
+    discards: tuple[Card, ...] = ()
+    if rules.game == "open-face":
+        in_fantasyland = entry.get("in_fantasyland", False)
+        if not isinstance(in_fantasyland, bool):
+            raise ScoreError(
+                f"{who}: in_fantasyland must be true or false", f"{path}.in_fantasyland"
+            )
+        if in_fantasyland and rules.fantasyland_cards is None:
+            raise ScoreError(f"{who}: these rules have no fantasy land", f"{path}.in_fantasyland")
+        if entry.get("discards") is not None:
+            discards = parse_cards(entry["discards"], f"{who}, discards")
+            deck.add(discards, who, "discards", path)
+    hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
+    if natural is not None and hand_rows is not None and rules.false_natural_penalty is None:
+        if not holds_natural(natural, hand_rows, five_card_evaluator(rules.wheel)):
+            raise ScoreError(
+                f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
+            )
+    return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards)
+
+
+def _check_declarations(
+    surrender: object, natural: object, who: str, path: str, rules: Rules
+) -> None:
     if not isinstance(surrender, bool):
         raise ScoreError(f"{who}: surrender must be true or false", f"{path}.surrender")
     if surrender and rules.surrender_cost is None:
@@ -112,45 +169,8 @@ def _read_hand(
             f"{who} surrendered, but surrender is not allowed under these rules",
             f"{path}.surrender",
         )
-    natural = entry.get("natural")
     if natural is not None:
         _check_natural_allowed(natural, who, path, rules, surrender)
-    rows: list[tuple[Card, ...]] = []
-    for row in ROWS:
-        text = entry.get(row)
-        if text is None:
-            if surrender:
-                continue
-            raise ScoreError(f"{who}: the {row} row is missing", f"{path}.{row}")
-        where = f"{who}'s {row}"
-        cards = parse_cards(text, f"{who}, {row}")
-        if len(cards) != ROW_SIZES[row]:
-            raise ScoreError(
-                f"{who}, {row}: {len(cards)} cards given ({cards_text(cards)}), "
-                f"the {row} row needs {ROW_SIZES[row]}",
-                f"{path}.{row}",
-            )
-        deck.add(cards, where, f"{path}.{row}")
-        rows.append(cards)
-    if surrender and rows and len(rows) != 3:
-        raise ScoreError(f"{who}: give all three rows or none", f"{path}")
-    in_fantasyland = entry.get("in_fantasyland", False)
-    if not isinstance(in_fantasyland, bool):
-        raise ScoreError(f"{who}: in_fantasyland must be true or false", f"{path}.in_fantasyland")
-    if in_fantasyland and rules.fantasyland_cards is None:
-        raise ScoreError(f"{who}: these rules have no fantasy land", f"{path}.in_fantasyland")
-    discards: tuple[Card, ...] = ()
-    if open_face and entry.get("discards") is not None:
-        discards = parse_cards(entry["discards"], f"{who}, discards")
-        deck.add(discards, f"{who}'s discards", f"{path}.discards")
-    hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
-    if natural is not None and hand_rows is not None:
-        if not holds_natural(natural, hand_rows, five_card_evaluator(rules.wheel)):
-            if rules.false_natural_penalty is None:
-                raise ScoreError(
-                    f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
-                )
-    return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards)
 
 
 def _check_natural_allowed(
@@ -174,7 +194,7 @@ def _read_leftover(entry: Mapping[str, Any], who: str, path: str, rules: Rules, 
     cards: tuple[Card, ...] | None = None
     if entry.get("cards") is not None:
         cards = parse_cards(entry["cards"], f"{who}, cards")
-        deck.add(cards, f"{who}'s cards", f"{path}.cards")
+        deck.add(cards, who, "cards", path)
     count = entry.get("cards_left")
     if count is None:
         if cards is None:
@@ -265,14 +285,18 @@ def parse_request(request: object) -> Deal:
                 + (f"got {len(winners)}: {', '.join(winners)}" if winners else "got none"),
                 "players",
             )
+        deck.check()
         return Deal(rules, names, leftovers=leftovers, stakes=stakes)
-    allowed = _HAND_KEYS | {"name"} | (_OPEN_FACE_KEYS if rules.game == "open-face" else set())
+    allowed = _OPEN_FACE_PLAYER_KEYS if rules.game == "open-face" else _PLAYER_KEYS
     if rules.criss_cross:
-        return Deal(rules, names, crossed=_read_crossed(players, names, rules, deck), stakes=stakes)
+        crossed = _read_crossed(players, names, rules, deck)
+        deck.check()
+        return Deal(rules, names, crossed=crossed, stakes=stakes)
     hands = []
     for k, entry in enumerate(players):
-        _unknown_keys(entry, frozenset(allowed), names[k], f"players[{k}]")
+        _unknown_keys(entry, allowed, names[k], f"players[{k}]")
         hands.append(_read_hand(entry, names[k], f"players[{k}]", rules, deck))
+    deck.check()
     return Deal(rules, names, hands=tuple(hands), stakes=stakes)
 
 
@@ -370,7 +394,7 @@ def _money(deal: Deal, players: list[dict[str, Any]], pairs: list[dict[str, Any]
 
 def render(deal: Deal, result: Result) -> dict[str, Any]:
     """The JSON-ready result of a scored deal."""
-    rules_json = deal.rules.to_mapping()
+    rules_json = deal.rules.mapping
     if isinstance(result, BigTwoResult):
         players = [
             {

@@ -7,10 +7,12 @@ same rules, so a deal can store exactly what it was scored under.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final, Literal, cast
 
@@ -150,6 +152,11 @@ class Rules:
 
     def to_mapping(self) -> dict[str, Any]:
         """A JSON-ready mapping that ``from_mapping`` turns back into these rules."""
+        return copy.deepcopy(self.mapping)
+
+    @cached_property
+    def mapping(self) -> dict[str, Any]:
+        """``to_mapping()`` computed once; shared, so never change it."""
         return rules_to_mapping(self)
 
     def natural_value(self, name: str) -> Decimal | None:
@@ -220,8 +227,9 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+@cache
 def preset_rules(name: str) -> Rules:
-    """The rules of a preset, with no overrides."""
+    """The rules of a preset, with no overrides (one shared instance per preset)."""
     if name not in PRESETS:
         raise RuleError(
             f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}", "rules.preset"

@@ -6,7 +6,7 @@ pairs, so a deal always sums to zero.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final, Literal
@@ -33,6 +33,7 @@ ONE: Final = Decimal(1)
 TWO: Final = Decimal(2)
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+Foul = tuple[Row, Row]
 Status = Literal["live", "fouled", "surrendered", "natural"]
 
 
@@ -71,9 +72,18 @@ class PlayerResult:
     status: Status
     rows: dict[Row, RowResult] | None
     natural: str | None = None  # a natural that was held and scored
-    foul_reason: str | None = None
+    foul: Foul | None = None  # (row, row behind it) when a row outranks the one behind
     false_natural: str | None = None  # a declared natural the cards do not make
     fantasyland_next: int | None = None
+    wheel: str = "low"
+
+    @property
+    def foul_reason(self) -> str | None:
+        if self.false_natural is not None:
+            return f"declared {self.false_natural} but the cards do not make it"
+        if self.foul is None or self.rows is None:
+            return None
+        return describe_foul(self.foul, self.rows, self.wheel)
 
     @property
     def fouled(self) -> bool:
@@ -112,7 +122,7 @@ class _Seat:
     raw: tuple[int, int, int]
     royalties: list[Decimal]
     natural: str | None = None
-    foul_reason: str | None = None
+    foul: Foul | None = None
     false_natural: str | None = None
 
 
@@ -145,21 +155,25 @@ class _Table:
         return units if units is not None else ZERO
 
 
-def _foul_reason(table: _Table, rows: Rows, raw: tuple[int, int, int]) -> str | None:
+def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
+    """Which row outranks the row behind it, if any (RULES 3; 11 for a 2-7 middle)."""
     front, middle, back = raw
-    wheel = table.rules.wheel
-    if table.lowball:
-        if front_beats(front, back):
-            return (
-                f"front {describe(front, 3)} beats back {describe(back, 5, wheel)}"
-                " (with a 2-7 middle only the back must beat the front)"
-            )
-        return None
+    if lowball:
+        return ("front", "back") if front_beats(front, back) else None
     if front_beats(front, middle):
-        return f"front {describe(front, 3)} beats middle {describe(middle, 5, wheel)}"
+        return ("front", "middle")
     if middle > back:
-        return f"middle {describe(middle, 5, wheel)} beats back {describe(back, 5, wheel)}"
+        return ("middle", "back")
     return None
+
+
+def describe_foul(foul: Foul, rows: Mapping[Row, RowResult], wheel: str) -> str:
+    """A readable reason: "front Pair of Kings, Queen kicker beats middle Pair of Kings, ..."."""
+    ahead, behind = rows[foul[0]], rows[foul[1]]
+    text = f"{foul[0]} {ahead.label(wheel)} beats {foul[1]} {behind.label(wheel)}"
+    if foul == ("front", "back"):
+        text += " (with a 2-7 middle only the back must beat the front)"
+    return text
 
 
 def _seat(table: _Table, hand: Hand) -> _Seat:
@@ -183,12 +197,11 @@ def _seat(table: _Table, hand: Hand) -> _Seat:
         # Only reached when a false declaration is penalised rather than rejected.
         seat.status = "fouled"
         seat.false_natural = hand.natural
-        seat.foul_reason = f"declared {hand.natural} but the cards do not make it"
         return seat
-    reason = _foul_reason(table, hand.rows, raw)
-    if reason is not None:
+    foul = _foul(table.lowball, raw)
+    if foul is not None:
         seat.status = "fouled"
-        seat.foul_reason = reason
+        seat.foul = foul
         return seat
     if table.has_royalties:
         seat.royalties = [
@@ -444,7 +457,8 @@ def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
         status=seat.status,
         rows=rows,
         natural=seat.natural,
-        foul_reason=seat.foul_reason,
+        foul=seat.foul,
         false_natural=seat.false_natural,
         fantasyland_next=fantasyland,
+        wheel=table.rules.wheel,
     )
