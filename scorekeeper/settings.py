@@ -81,7 +81,9 @@ def env_database(name: str, default: dict[str, Any]) -> dict[str, Any]:
     if url is None:
         return default
     try:
-        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60))
+        config: dict[str, Any] = dict(
+            dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+        )
     except ValueError as exc:
         raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from exc
     if not config.get("NAME"):
