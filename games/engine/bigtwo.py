@@ -72,8 +72,7 @@ def score_big_two(players: Sequence[Leftover], rules: Rules) -> BigTwoResult:
             pairs.append(PairResult((players[i].name, players[j].name), amount, kind))
     return BigTwoResult(
         tuple(
-            BigTwoPlayer(p.name, units[k], p.count, owed[k], p.cards)
-            for k, p in enumerate(players)
+            BigTwoPlayer(p.name, units[k], p.count, owed[k], p.cards) for k, p in enumerate(players)
         ),
         tuple(pairs),
     )

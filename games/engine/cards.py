@@ -32,7 +32,7 @@ Card = int
 
 def make_card(rank: int, suit: int) -> Card:
     """The card of ``rank`` (0 = deuce .. 12 = ace) and ``suit`` (0 = c, 1 = d, 2 = h, 3 = s)."""
-    return (5**rank) << 16 | 1 << (4 * suit)
+    return int(5**rank) << 16 | 1 << (4 * suit)
 
 
 DECK: Final[tuple[Card, ...]] = tuple(make_card(r, s) for r in range(13) for s in range(4))

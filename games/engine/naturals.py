@@ -48,16 +48,20 @@ def holds_natural(
     cards = [*front, *middle, *back]
     checks: dict[str, Callable[[], bool]] = {
         "six_pairs": lambda: _pairs(cards) >= 6,
-        "five_pairs_trips": lambda: sorted(
-            n for n in Counter(_ranks(cards)).values() if n % 2
-        ) == [3],
+        "five_pairs_trips": lambda: (
+            sorted(n for n in Counter(_ranks(cards)).values() if n % 2) == [3]
+        ),
         "dragon": lambda: len(set(_ranks(cards))) == 13,
         "clean_dragon": lambda: len(set(_ranks(cards))) == 13 and _one_suit(cards),
         "no_broadway": lambda: not _BROADWAY.intersection(_ranks(cards)),
         "same_color_13": lambda: _colour_majority(cards) == 13,
         "same_color_12": lambda: _colour_majority(cards) >= 12,
         "three_flushes": lambda: all(_one_suit(row) for row in rows),
-        "three_straights": lambda: _three_card_run(front)
-        and all(category_of(evaluate5(row)) in (STRAIGHT, STRAIGHT_FLUSH) for row in (middle, back)),
+        "three_straights": lambda: (
+            _three_card_run(front)
+            and all(
+                category_of(evaluate5(row)) in (STRAIGHT, STRAIGHT_FLUSH) for row in (middle, back)
+            )
+        ),
     }
     return checks[name]()

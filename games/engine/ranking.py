@@ -19,7 +19,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Final, Literal
 
-from .cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, RANK_OF, Card
+from .cards import RANK_CHARS, RANK_NAMES, RANK_OF, RANK_PLURALS, Card
 
 CATEGORIES: Final = (
     "high_card",
@@ -112,7 +112,7 @@ _FLUSH_KEY_MASK: Final = ~0x7777
 
 
 def _rank_key(ranks: Sequence[int]) -> int:
-    return sum(5**r for r in ranks) << 16
+    return sum(int(5**r) for r in ranks) << 16
 
 
 @cache

@@ -111,9 +111,7 @@ def _names(players: Sequence[Any]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _read_hand(
-    entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards
-) -> Hand:
+def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards) -> Hand:
     """One 13-card hand: three rows, or a surrender, perhaps a declared natural."""
     surrender = entry.get("surrender", False)
     natural = entry.get("natural")
@@ -151,11 +149,15 @@ def _read_hand(
             discards = parse_cards(entry["discards"], f"{who}, discards")
             deck.add(discards, who, "discards", path)
     hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
-    if natural is not None and hand_rows is not None and rules.false_natural_penalty is None:
-        if not holds_natural(natural, hand_rows, five_card_evaluator(rules.wheel)):
-            raise ScoreError(
-                f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
-            )
+    if (
+        natural is not None
+        and hand_rows is not None
+        and rules.false_natural_penalty is None
+        and not holds_natural(natural, hand_rows, five_card_evaluator(rules.wheel))
+    ):
+        raise ScoreError(
+            f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
+        )
     return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards)
 
 
@@ -189,7 +191,9 @@ def _check_natural_allowed(
         raise ScoreError(f"{who}: cannot both surrender and declare {natural}", f"{path}.natural")
 
 
-def _read_leftover(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards) -> Leftover:
+def _read_leftover(
+    entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards
+) -> Leftover:
     _unknown_keys(entry, _BIG_TWO_KEYS, who, path)
     cards: tuple[Card, ...] | None = None
     if entry.get("cards") is not None:

@@ -12,8 +12,8 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
 from decimal import Decimal, InvalidOperation
+from functools import cache, cached_property
 from typing import Any, Final, Literal, cast
 
 from .cards import RANK_CHARS
@@ -192,7 +192,8 @@ _BIG_TWO_OPTIONS: Final = frozenset(
 )
 OPTIONS_BY_GAME: Final[dict[Game, frozenset[str]]] = {
     "chinese": _CHINESE_OPTIONS,
-    "open-face": _OPEN_FACE_OPTIONS - {"false_natural_penalty", "natural_collects_from_surrendered"},
+    "open-face": _OPEN_FACE_OPTIONS
+    - {"false_natural_penalty", "natural_collects_from_surrendered"},
     "big-two": _BIG_TWO_OPTIONS,
 }
 
@@ -265,9 +266,9 @@ def _optional_decimal(name: str, value: object, *, minimum: Decimal = Decimal(0)
 
 
 def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise _fail(name, value, "one of " + ", ".join(repr(c) for c in choices))
-    return cast(str, value)
+    return value
 
 
 def _bool(name: str, value: object) -> bool:

@@ -19,7 +19,6 @@ from .ranking import (
     PAIR,
     QUADS,
     TRIPS,
-    Evaluator,
     category_name,
     describe,
     five_card_evaluator,
@@ -280,9 +279,7 @@ def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
             units[i] += pair.units
             units[j] -= pair.units
             pairs.append(pair)
-    players = tuple(
-        _player_result(table, seat, units[k]) for k, seat in enumerate(seats)
-    )
+    players = tuple(_player_result(table, seat, units[k]) for k, seat in enumerate(seats))
     return DealResult(players, tuple(pairs))
 
 
@@ -368,14 +365,17 @@ def _surrender_cost(rules: Rules) -> Decimal:
 def _foul_payment(table: _Table, live: _Seat, fouled: _Seat, scoops_all: bool) -> Decimal:
     rules = table.rules
     if fouled.false_natural is not None:
+        # RULES 6: a false declaration pays exactly the penalty to each opponent.
         assert rules.false_natural_penalty is not None
-        penalty = rules.false_natural_penalty
-    elif rules.foul_penalty == "sweep":
+        return rules.false_natural_penalty
+    if rules.foul_penalty == "sweep":
         penalty = _sweep(table, live, scoops_all)
+        # Under row_win a sweep is already paid in the winner's row values (royalties).
+        pays_royalties = not table.row_win
     else:
         penalty = rules.foul_penalty
-    # Under row_win the royalties are the row values, already in a sweep.
-    if rules.foul_pays_royalties and not table.row_win:
+        pays_royalties = True
+    if pays_royalties and rules.foul_pays_royalties:
         penalty += sum(live.royalties, ZERO)
     return penalty
 

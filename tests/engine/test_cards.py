@@ -1,4 +1,4 @@
-"""The card parser, table-driven: valid spellings with their canonical form, bad ones with the error."""
+"""The card parser, table-driven: valid spellings and their canonical form; bad ones and errors."""
 
 from __future__ import annotations
 

@@ -82,8 +82,13 @@ def deals(draw: st.DrawFn, spec: dict[str, Any] | None = None) -> dict[str, Any]
         if rules.surrender_cost is not None and draw(st.integers(0, 5)) == 0:
             player["surrender"] = True
         elif rules.game == "chinese":
-            held = [n for n, v in rules.naturals.items() if v is not None and holds_natural(n, rows, evaluate5)]
-            if held and draw(st.booleans()):
+            held = [
+                n
+                for n, v in rules.naturals.items()
+                if v is not None and holds_natural(n, rows, evaluate5)
+            ]
+            declare: bool = draw(st.booleans())
+            if held and declare:
                 player["natural"] = draw(st.sampled_from(held))
             elif rules.false_natural_penalty is not None and draw(st.integers(0, 5)) == 0:
                 allowed = [n for n, v in rules.naturals.items() if v is not None]
