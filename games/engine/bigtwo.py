@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from .cards import RANK_OF, Card
 from .rules import Rules
@@ -13,17 +13,15 @@ from .scoring import ZERO, PairKind, PairResult
 _DEUCE = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Leftover:
+class Leftover(NamedTuple):
     """One player's cards left in hand (``cards`` None when only the count was given)."""
 
     name: str
-    count: int
+    cards_left: int
     cards: tuple[Card, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class BigTwoPlayer:
+class BigTwoPlayer(NamedTuple):
     name: str
     units: Decimal
     cards_left: int
@@ -31,17 +29,16 @@ class BigTwoPlayer:
     cards: tuple[Card, ...] | None
 
 
-@dataclass(frozen=True, slots=True)
-class BigTwoResult:
+class BigTwoResult(NamedTuple):
     players: tuple[BigTwoPlayer, ...]
     pairs: tuple[PairResult, ...]
 
 
 def penalty(rules: Rules, left: Leftover) -> Decimal:
     """What a loser pays the winner: cards left x threshold multiplier x 2s held."""
-    units = Decimal(left.count)
+    units = Decimal(left.cards_left)
     for threshold, factor in reversed(rules.multipliers):
-        if left.count >= threshold:
+        if left.cards_left >= threshold:
             units *= factor
             break
     if rules.two_multiplier is not None and left.cards is not None:
@@ -53,7 +50,7 @@ def penalty(rules: Rules, left: Leftover) -> Decimal:
 def score_big_two(players: Sequence[Leftover], rules: Rules) -> BigTwoResult:
     """Score a validated deal: exactly one player has no cards left."""
     owed = [penalty(rules, p) for p in players]
-    winner = next(k for k, p in enumerate(players) if p.count == 0)
+    winner = next(k for k, p in enumerate(players) if p.cards_left == 0)
     units = [ZERO] * len(players)
     pairs: list[PairResult] = []
     for i in range(len(players)):
@@ -72,7 +69,8 @@ def score_big_two(players: Sequence[Leftover], rules: Rules) -> BigTwoResult:
             pairs.append(PairResult((players[i].name, players[j].name), amount, kind))
     return BigTwoResult(
         tuple(
-            BigTwoPlayer(p.name, units[k], p.count, owed[k], p.cards) for k, p in enumerate(players)
+            BigTwoPlayer(p.name, units[k], p.cards_left, owed[k], p.cards)
+            for k, p in enumerate(players)
         ),
         tuple(pairs),
     )

@@ -1,17 +1,17 @@
 """Cards as small integers, and the parser for every notation of RULES section 1.
 
-A card is an int laid out for fast evaluation: the suit is a one in one of four
-4-bit fields (clubs bit 0, diamonds bit 4, hearts bit 8, spades bit 12) and bits 16
-and up hold ``5 ** rank`` (rank 0 is a deuce, 12 an ace). The sum of a hand's cards
-thus holds, above bit 16, a number unique to its multiset of ranks and, below, how
-many cards it has of each suit; ``ranking`` turns that sum into a table key with
-two integer operations. Cards sort by rank, then suit.
+A card is an int laid out for fast evaluation: bits 24 and up hold ``5 ** rank``
+(rank 0 is a deuce, 12 an ace) and the suit adds 7 to one of four 6-bit fields
+(clubs at bit 0, diamonds 6, hearts 12, spades 18). The sum of a hand's cards thus
+holds, above bit 24, a number unique to its multiset of ranks; below, a field reaches
+35 (its top bit set) only when all five cards share its suit, since 4 x 7 = 28 < 32.
+``ranking`` keys its table on that sum with one mask. Cards sort by rank, then suit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, cast
+from typing import Final
 
 from .errors import ScoreError
 
@@ -32,7 +32,7 @@ Card = int
 
 def make_card(rank: int, suit: int) -> Card:
     """The card of ``rank`` (0 = deuce .. 12 = ace) and ``suit`` (0 = c, 1 = d, 2 = h, 3 = s)."""
-    return int(5**rank) << 16 | 1 << (4 * suit)
+    return int(5**rank) << 24 | 7 << (6 * suit)
 
 
 DECK: Final[tuple[Card, ...]] = tuple(make_card(r, s) for r in range(13) for s in range(4))
@@ -51,6 +51,7 @@ for _r, _rc in enumerate(RANK_CHARS):
             for _suit_text in (SUIT_CHARS[_s], SUIT_CHARS[_s].upper(), SUIT_SYMBOLS[_s]):
                 _TOKENS[_rank_text + _suit_text] = make_card(_r, _s)
 
+_TOKEN_OF: Final = _TOKENS.get
 _VARIATION_SELECTOR: Final = "\ufe0f"
 _SEPARATORS: Final = str.maketrans({",": " ", ";": " ", _VARIATION_SELECTOR: None})
 _RANK_INPUTS: Final = frozenset(RANK_CHARS + RANK_CHARS.lower())
@@ -86,17 +87,23 @@ def parse_cards(text: str | Sequence[str], where: str = "cards") -> tuple[Card, 
     be separated by spaces, commas or nothing; a list of strings is read as one text.
     Duplicates are not checked here: the deal checks all its cards at once.
     """
+    if text.__class__ is str:
+        if "," in text or ";" in text or _VARIATION_SELECTOR in text:
+            text = text.translate(_SEPARATORS)
+        fast = tuple(map(_TOKEN_OF, text.split()))
+        if None not in fast:  # the usual case: every chunk is one card
+            return fast  # type: ignore[return-value]
+    return _parse_slowly(text, where)
+
+
+def _parse_slowly(text: str | Sequence[str], where: str) -> tuple[Card, ...]:
+    """Card strings with run-together cards, a list of strings, or errors."""
     if not isinstance(text, str):
         if isinstance(text, Sequence) and all(isinstance(t, str) for t in text):
             text = " ".join(text)
         else:
             raise ScoreError(f"{where}: expected a card string, got {type(text).__name__}")
-    if "," in text or ";" in text or _VARIATION_SELECTOR in text:
-        text = text.translate(_SEPARATORS)
-    chunks = text.split()
-    fast = tuple(map(_TOKENS.get, chunks))
-    if None not in fast:  # the usual case: every chunk is one card
-        return cast(tuple[Card, ...], fast)
+    chunks = text.translate(_SEPARATORS).split()
     cards: list[Card] = []
     append = cards.append
     tokens = _TOKENS

@@ -5,10 +5,9 @@ slots of tie-breaking ranks, most significant first. Bigger is stronger, equal i
 tie (suits never break ties). Three-card fronts use the same scale, filling fewer
 slots, so a front can be held against a middle for the foul rule.
 
-Evaluation is one dict lookup keyed by the sum of the cards (see ``cards``): adding
-3 to each 4-bit suit count sets that field's top bit only for a count of 5, so
-``(sum + 0x3333) & ~0x7777`` keeps the rank part plus a bit that marks a flush and
-says nothing else about suits. The tables are built once per wheel option.
+Evaluation is one dict lookup keyed by the sum of the cards (see ``cards``) masked
+down to the rank part and the four flush bits, so the key says nothing else about
+suits. The tables are built once per wheel option.
 """
 
 from __future__ import annotations
@@ -107,12 +106,12 @@ def _value_of_ranks(ranks: tuple[int, ...], flush: bool, wheel: Wheel) -> int:
     return _pack(PAIR, groups)
 
 
-_SUIT_COUNT_BIAS: Final = 0x3333
-_FLUSH_KEY_MASK: Final = ~0x7777
+# Keeps the rank part and the top bit of each 6-bit suit field.
+_KEY_MASK: Final = ~sum(0b011111 << (6 * suit) for suit in range(4))
 
 
 def _rank_key(ranks: Sequence[int]) -> int:
-    return sum(int(5**r) for r in ranks) << 16
+    return sum(int(5**r) for r in ranks) << 24
 
 
 @cache
@@ -127,9 +126,9 @@ def tables(wheel: Wheel) -> tuple[dict[int, int], dict[int, int]]:
         if len(set(combo)) == 5:
             suited = _value_of_ranks(combo, True, wheel)
             for suit in range(4):
-                five[key | 8 << (4 * suit)] = suited
+                five[key | 32 << (6 * suit)] = suited
     three = {
-        _rank_key(combo) >> 16: _value_of_ranks(combo, False, wheel)
+        _rank_key(combo) >> 24: _value_of_ranks(combo, False, wheel)
         for combo in combinations_with_replacement(range(12, -1, -1), 3)
     }
     return five, three
@@ -144,12 +143,9 @@ def five_card_evaluator(wheel: Wheel = "low") -> Evaluator:
     table = tables(wheel)[0]
 
     def evaluate5(
-        hand: Sequence[Card],
-        table: dict[int, int] = table,
-        bias: int = _SUIT_COUNT_BIAS,
-        mask: int = _FLUSH_KEY_MASK,
+        hand: Sequence[Card], table: dict[int, int] = table, mask: int = _KEY_MASK
     ) -> int:
-        return table[sum(hand) + bias & mask]
+        return table[sum(hand) & mask]
 
     return evaluate5
 
@@ -160,7 +156,7 @@ def three_card_evaluator() -> Evaluator:
     table = tables("low")[1]
 
     def evaluate3(hand: Sequence[Card], table: dict[int, int] = table) -> int:
-        return table[sum(hand) >> 16]
+        return table[sum(hand) >> 24]
 
     return evaluate3
 

@@ -82,27 +82,27 @@ class _Cards:
 
 
 def _mapping(value: object, what: str, field_path: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if value.__class__ is not dict and not isinstance(value, Mapping):
         raise ScoreError(f"{what} must be an object", field_path)
     return value
 
 
 def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], who: str, path: str) -> None:
-    extra = [k for k in entry if k not in allowed]
-    if extra:
-        raise ScoreError(
-            f"{who}: unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})",
-            f"{path}.{extra[0]}",
-        )
+    if allowed.issuperset(entry):
+        return
+    extra = next(k for k in entry if k not in allowed)
+    raise ScoreError(
+        f"{who}: unknown field {extra!r} (allowed: {', '.join(sorted(allowed))})",
+        f"{path}.{extra}",
+    )
 
 
 def _names(players: Sequence[Any]) -> tuple[str, ...]:
     names: list[str] = []
     for k, entry in enumerate(players):
         path = f"players[{k}]"
-        entry = _mapping(entry, f"player {k + 1}", path)
-        name = entry.get("name")
-        if not isinstance(name, str) or not name.strip():
+        name = _mapping(entry, f"player {k + 1}", path).get("name")
+        if name.__class__ is not str or not name.strip():
             raise ScoreError(f"player {k + 1}: a name is required", f"{path}.name")
         name = name.strip()
         if name in names:
@@ -282,7 +282,7 @@ def parse_request(request: object) -> Deal:
             _read_leftover(entry, names[k], f"players[{k}]", rules, deck)
             for k, entry in enumerate(players)
         )
-        winners = [p.name for p in leftovers if p.count == 0]
+        winners = [p.name for p in leftovers if p.cards_left == 0]
         if len(winners) != 1:
             raise ScoreError(
                 "exactly one player goes out (has no cards left); "
@@ -375,7 +375,7 @@ def _player_json(player: PlayerResult, deal: Deal) -> dict[str, Any]:
                 "label": r.label(wheel),
                 "royalty": decimal_text(r.royalty),
             }
-            for row, r in player.rows.items()
+            for row, r in zip(ROWS, player.rows, strict=True)
         },
     }
     if deal.rules.game == "open-face":
@@ -412,7 +412,7 @@ def render(deal: Deal, result: Result) -> dict[str, Any]:
             for p in result.players
         ]
         pairs = [_pair_json(p, deal) for p in result.pairs]
-    elif isinstance(result, tuple):
+    elif not isinstance(result, DealResult):
         players, pairs = _render_crossed(deal, result)
     else:
         players = [_player_json(p, deal) for p in result.players]

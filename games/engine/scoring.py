@@ -6,10 +6,10 @@ pairs, so a deal always sums to zero.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple, cast
 
 from .cards import RANK_CHARS, Card
 from .naturals import holds_natural
@@ -36,8 +36,7 @@ Foul = tuple[Row, Row]
 Status = Literal["live", "fouled", "surrendered", "natural"]
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(NamedTuple):
     """One player's entry in a 13-card deal, as read from the request."""
 
     name: str
@@ -48,8 +47,7 @@ class Hand:
     discards: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class RowResult:
+class RowResult(NamedTuple):
     cards: tuple[Card, ...]
     value: int  # strength (for a 2-7 lowball middle: its high-hand strength, aces high)
     royalty: Decimal
@@ -64,12 +62,11 @@ class RowResult:
         return describe(self.value, len(self.cards), wheel_used, low=self.low)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerResult:
+class PlayerResult(NamedTuple):
     name: str
     units: Decimal
     status: Status
-    rows: dict[Row, RowResult] | None
+    rows: tuple[RowResult, RowResult, RowResult] | None  # front, middle, back
     natural: str | None = None  # a natural that was held and scored
     foul: Foul | None = None  # (row, row behind it) when a row outranks the one behind
     false_natural: str | None = None  # a declared natural the cards do not make
@@ -96,8 +93,7 @@ class PlayerResult:
 PairKind = Literal["rows", "foul", "surrender", "natural", "cards", "none"]
 
 
-@dataclass(frozen=True, slots=True)
-class PairResult:
+class PairResult(NamedTuple):
     """What passed between two players: ``units`` won by ``players[0]``."""
 
     players: tuple[str, str]
@@ -107,8 +103,7 @@ class PairResult:
     scoop: str | None = None  # the name of the player who won all three rows
 
 
-@dataclass(frozen=True, slots=True)
-class DealResult:
+class DealResult(NamedTuple):
     players: tuple[PlayerResult, ...]
     pairs: tuple[PairResult, ...]
 
@@ -123,10 +118,12 @@ class _Seat:
     natural: str | None = None
     foul: Foul | None = None
     false_natural: str | None = None
+    row_values: tuple[Decimal, ...] = (ONE, ONE, ONE)  # what each row is worth when it wins
+    royalty_total: Decimal = ZERO
 
 
 class _Table:
-    """The rule set's evaluators and row tables, resolved once per deal."""
+    """What scoring needs from a rule set, resolved once per ``Rules`` (see ``_table_for``)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -137,14 +134,20 @@ class _Table:
         self.row_win = rules.royalty_mode == "row_win"
         self.royalty_rows = [rules.royalties[row] for row in ROWS]
         self.has_royalties = any(self.royalty_rows)
+        self._royalties: dict[tuple[int, int], Decimal] = {}
 
     def royalty(self, row: int, value: int) -> Decimal:
+        """The royalty of a hand of strength ``value`` in ``row`` (0 front .. 2 back)."""
+        key = (row, value)
+        units = self._royalties.get(key)
+        if units is None:
+            units = self._royalties[key] = self._look_up_royalty(row, value)
+        return units
+
+    def _look_up_royalty(self, row: int, value: int) -> Decimal:
         table = self.royalty_rows[row]
-        if not table:
-            return ZERO
         name = category_name(value)
-        cat = value >> CATEGORY_SHIFT
-        if cat in (PAIR, TRIPS, QUADS):
+        if value >> CATEGORY_SHIFT in (PAIR, TRIPS, QUADS):
             specific = table.get(f"{name}_{RANK_CHARS[(value >> 16) & 15]}")
             if specific is not None:
                 return specific
@@ -152,6 +155,14 @@ class _Table:
         if units is None and name == "royal_flush":
             units = table.get("straight_flush")
         return units if units is not None else ZERO
+
+
+def _table_for(rules: Rules) -> _Table:
+    """The scoring table of a rule set, kept with it (rules never change once built)."""
+    table = rules.__dict__.get("_scoring_table")
+    if table is None:
+        table = rules.__dict__["_scoring_table"] = _Table(rules)
+    return cast(_Table, table)
 
 
 def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
@@ -166,9 +177,9 @@ def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
     return None
 
 
-def describe_foul(foul: Foul, rows: Mapping[Row, RowResult], wheel: str) -> str:
-    """A readable reason: "front Pair of Kings, Queen kicker beats middle Pair of Kings, ..."."""
-    ahead, behind = rows[foul[0]], rows[foul[1]]
+def describe_foul(foul: Foul, rows: Sequence[RowResult], wheel: str) -> str:
+    """A readable reason: "front Pair of Kings, Q kicker beats middle Pair of Kings, ..."."""
+    ahead, behind = rows[ROWS.index(foul[0])], rows[ROWS.index(foul[1])]
     text = f"{foul[0]} {ahead.label(wheel)} beats {foul[1]} {behind.label(wheel)}"
     if foul == ("front", "back"):
         text += " (with a 2-7 middle only the back must beat the front)"
@@ -223,13 +234,6 @@ def _keep_best_royalties(seats: list[_Seat]) -> None:
                 s.royalties[row] = ZERO
 
 
-def _row_values(table: _Table, seat: _Seat) -> list[Decimal]:
-    """What each of a live seat's rows is worth when it wins (row_win: its royalty)."""
-    if not table.row_win:
-        return [ONE, ONE, ONE]
-    return [r if r > 0 else ONE for r in seat.royalties]
-
-
 def _scoop_factor(rules: Rules, scoops_all: bool) -> Decimal:
     if scoops_all and rules.scoop_all_multiplier is not None:
         return rules.scoop_all_multiplier
@@ -239,7 +243,7 @@ def _scoop_factor(rules: Rules, scoops_all: bool) -> Decimal:
 def _sweep(table: _Table, winner: _Seat, scoops_all: bool) -> Decimal:
     """What a fouled player pays ``winner`` under ``foul_penalty: "sweep"``."""
     rules = table.rules
-    rows = sum(_row_values(table, winner), ZERO)
+    rows = sum(winner.row_values, ZERO)
     if rules.bonus == "1-6":
         return rows * _scoop_factor(rules, scoops_all)
     if rules.bonus == "2-4":
@@ -258,24 +262,32 @@ def _play_rows(a: _Seat, b: _Seat) -> tuple[int, int, int]:
 
 def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
     """Score a validated 13-card deal (cards parsed, no duplicates, naturals allowed)."""
-    table = _Table(rules)
+    table = _table_for(rules)
     seats = [_seat(table, h) for h in hands]
     if rules.royalty_best_only:
         _keep_best_royalties(seats)
-    n = len(seats)
-    outcomes: dict[tuple[int, int], tuple[int, int, int]] = {}
-    for i in range(n):
-        if seats[i].status != "live":
-            continue
-        for j in range(i + 1, n):
-            if seats[j].status == "live":
-                outcomes[i, j] = _play_rows(seats[i], seats[j])
+    live = [k for k, seat in enumerate(seats) if seat.status == "live"]
+    if table.has_royalties:
+        for k in live:
+            seat = seats[k]
+            seat.royalty_total = sum(seat.royalties, ZERO)
+            if table.row_win:
+                seat.row_values = tuple(r if r > 0 else ONE for r in seat.royalties)
+    outcomes = {(i, j): _play_rows(seats[i], seats[j]) for i in live for j in live if i < j}
     scoops_all = _scoops_all(rules, seats, outcomes)
+    n = len(seats)
     units = [ZERO] * n
     pairs: list[PairResult] = []
     for i in range(n):
+        a = seats[i]
         for j in range(i + 1, n):
-            pair = _settle(table, seats, i, j, outcomes.get((i, j)), scoops_all)
+            b = seats[j]
+            rows = outcomes.get((i, j))
+            if rows is not None:
+                pair = _settle_rows(table, a, b, rows, scoops_all[i], scoops_all[j])
+            else:
+                won, kind = _settle_special(table, a, b, scoops_all[i], scoops_all[j])
+                pair = PairResult((a.hand.name, b.hand.name), won, kind)
             units[i] += pair.units
             units[j] -= pair.units
             pairs.append(pair)
@@ -307,22 +319,6 @@ def _scoops_all(
                 flags[i] = False
                 break
     return flags
-
-
-def _settle(
-    table: _Table,
-    seats: list[_Seat],
-    i: int,
-    j: int,
-    rows: tuple[int, int, int] | None,
-    scoops_all: list[bool],
-) -> PairResult:
-    a, b = seats[i], seats[j]
-    names = (a.hand.name, b.hand.name)
-    if rows is not None:
-        return _settle_rows(table, a, b, rows, scoops_all[i], scoops_all[j])
-    units, kind = _settle_special(table, a, b, scoops_all[i], scoops_all[j])
-    return PairResult(names, units, kind)
 
 
 def _settle_special(
@@ -376,7 +372,7 @@ def _foul_payment(table: _Table, live: _Seat, fouled: _Seat, scoops_all: bool) -
         penalty = rules.foul_penalty
         pays_royalties = True
     if pays_royalties and rules.foul_pays_royalties:
-        penalty += sum(live.royalties, ZERO)
+        penalty += live.royalty_total
     return penalty
 
 
@@ -388,17 +384,19 @@ def _settle_rows(
     a_scoops_all: bool,
     b_scoops_all: bool,
 ) -> PairResult:
+    """Two live players: row by row, then the bonus, then royalties (RULES 4)."""
     rules = table.rules
-    a_values = _row_values(table, a)
-    b_values = _row_values(table, b)
-    units = ZERO
-    for k in range(3):
-        if rows[k] > 0:
-            units += a_values[k]
-        elif rows[k] < 0:
-            units -= b_values[k]
     wins_a = rows.count(1)
     wins_b = rows.count(-1)
+    if table.row_win:
+        units = ZERO
+        for k, outcome in enumerate(rows):
+            if outcome > 0:
+                units += a.row_values[k]
+            elif outcome < 0:
+                units -= b.row_values[k]
+    else:
+        units = Decimal(wins_a - wins_b)
     scoop: str | None = None
     if wins_a == 3:
         scoop = a.hand.name
@@ -412,7 +410,7 @@ def _settle_rows(
     elif rules.bonus == "2-4":
         units += (wins_a > wins_b) - (wins_a < wins_b)
     if not table.row_win:
-        units += sum(a.royalties, ZERO) - sum(b.royalties, ZERO)
+        units += a.royalty_total - b.royalty_total
     return PairResult((a.hand.name, b.hand.name), units, "rows", rows, scoop)
 
 
@@ -440,25 +438,26 @@ def _fantasyland_next(rules: Rules, seat: _Seat) -> int | None:
 
 def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
     hand = seat.hand
-    rows: dict[Row, RowResult] | None = None
+    rows: tuple[RowResult, RowResult, RowResult] | None = None
     if hand.rows is not None and seat.status != "surrendered":
-        rows = {
-            ROWS[k]: RowResult(
-                hand.rows[k], seat.raw[k], seat.royalties[k], low=(k == 1 and table.lowball)
-            )
-            for k in range(3)
-        }
+        front, middle, back = hand.rows
+        raw, royalties = seat.raw, seat.royalties
+        rows = (
+            RowResult(front, raw[0], royalties[0]),
+            RowResult(middle, raw[1], royalties[1], table.lowball),
+            RowResult(back, raw[2], royalties[2]),
+        )
     fantasyland = None
     if table.rules.game == "open-face":
         fantasyland = _fantasyland_next(table.rules, seat)
     return PlayerResult(
-        name=hand.name,
-        units=units,
-        status=seat.status,
-        rows=rows,
-        natural=seat.natural,
-        foul=seat.foul,
-        false_natural=seat.false_natural,
-        fantasyland_next=fantasyland,
-        wheel=table.rules.wheel,
+        hand.name,
+        units,
+        seat.status,
+        rows,
+        seat.natural,
+        seat.foul,
+        seat.false_natural,
+        fantasyland,
+        table.rules.wheel,
     )
