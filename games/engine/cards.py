@@ -65,7 +65,7 @@ def card_text(card: Card) -> str:
 
 def cards_text(cards: Iterable[Card]) -> str:
     """Canonical text of several cards, space separated, in the order given."""
-    return " ".join(TEXT_OF[c] for c in cards)
+    return " ".join(map(TEXT_OF.__getitem__, cards))
 
 
 def _token_error(token: str, chunk: str, where: str) -> ScoreError:

@@ -200,6 +200,7 @@ def straight_top(value: int, wheel: Wheel) -> int:
     return strength + 3
 
 
+@cache
 def describe(value: int, size: int = 5, wheel: Wheel = "low", *, low: bool = False) -> str:
     """A readable name of a ``size``-card strength: "Full house, Sevens over Nines"."""
     cat = value >> CATEGORY_SHIFT

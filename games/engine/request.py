@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .bigtwo import BigTwoResult, Leftover, score_big_two
 from .cards import Card, card_text, cards_text, parse_cards
@@ -40,8 +40,7 @@ class Stakes:
         return self.unit_value * self.pair_multipliers.get(frozenset((a, b)), Decimal(1))
 
 
-@dataclass(frozen=True)
-class Deal:
+class Deal(NamedTuple):
     """A validated request: exactly one of ``hands``, ``crossed`` or ``leftovers`` is set."""
 
     rules: Rules

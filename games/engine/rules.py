@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any, Final, Literal, cast
 
 from .cards import RANK_CHARS
@@ -450,6 +450,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
+@lru_cache(maxsize=4096)
 def decimal_text(value: Decimal) -> str:
     """Exact, plain text of a decimal: 2.5 -> "2.5", 6.0 -> "6", -0 -> "0"."""
     if not value:

@@ -59,7 +59,7 @@ class RowResult(NamedTuple):
 
     def label(self, wheel: str) -> str:
         wheel_used = "none" if self.low else wheel
-        return describe(self.value, len(self.cards), wheel_used, low=self.low)  # type: ignore[arg-type]
+        return describe(self.value, len(self.cards), wheel_used, low=self.low)
 
 
 class PlayerResult(NamedTuple):
@@ -285,11 +285,13 @@ def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
             rows = outcomes.get((i, j))
             if rows is not None:
                 pair = _settle_rows(table, a, b, rows, scoops_all[i], scoops_all[j])
+                won = pair.units
             else:
                 won, kind = _settle_special(table, a, b, scoops_all[i], scoops_all[j])
                 pair = PairResult((a.hand.name, b.hand.name), won, kind)
-            units[i] += pair.units
-            units[j] -= pair.units
+            if won:
+                units[i] += won
+                units[j] -= won
             pairs.append(pair)
     players = tuple(_player_result(table, seat, units[k]) for k, seat in enumerate(seats))
     return DealResult(players, tuple(pairs))
@@ -327,6 +329,8 @@ def _settle_special(
     """Units won by ``a`` when the two do not both play their rows."""
     rules = table.rules
     sa, sb = a.status, b.status
+    if sa == "fouled" and sb == "fouled":
+        return ZERO, "none"
     if sa == "natural" or sb == "natural":
         va = rules.naturals[a.natural] if a.natural else None
         vb = rules.naturals[b.natural] if b.natural else None
@@ -346,8 +350,6 @@ def _settle_special(
         return -_surrender_cost(rules), "surrender"
     if sb == "surrendered":
         return _surrender_cost(rules), "surrender"
-    if sa == "fouled" and sb == "fouled":
-        return ZERO, "none"
     if sa == "fouled":
         return -_foul_payment(table, b, a, b_scoops_all), "foul"
     return _foul_payment(table, a, b, a_scoops_all), "foul"
