@@ -1,1 +1,271 @@
-# Groups, players, rule sets, sessions, deals and ledger entries arrive here.
+"""Groups, players, rule sets, sessions, deals and the ledger.
+
+Everything here is stored as entered or as the engine answered; nothing is a running
+number. A balance is always a sum of ``LedgerEntry`` rows, and a voided deal has none
+(its rows are deleted when it is voided; its last result stays in ``DealRevision``).
+Data is changed only through ``games.services``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class Group(models.Model):
+    """Friends who keep their nights together: one currency, one unit value."""
+
+    name = models.CharField(max_length=100)
+    currency = models.CharField(max_length=3, default="EUR")
+    unit_value = models.DecimalField(max_digits=14, decimal_places=4, default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="card_groups"
+    )
+
+    def __str__(self) -> str:
+        return self.name
+
+    def current_rule_set(self) -> RuleSet:
+        """The latest version of the group's agreed rules."""
+        return self.rule_sets.latest("version")
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner"
+        MEMBER = "member"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=("user", "group"), name="membership_unique"),)
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.group} ({self.role})"
+
+
+class Player(models.Model):
+    """A seat-taker: a group member's user, or a guest known only by name."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=50)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+    )
+
+    class Meta:
+        ordering = ("name",)
+        constraints = (
+            models.UniqueConstraint(fields=("group", "name"), name="player_name_unique"),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RuleSet(models.Model):
+    """One version of a group's rules: the spec as agreed and the engine's resolution."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="rule_sets")
+    version = models.PositiveIntegerField()
+    spec = models.JSONField(help_text="a preset name, or {'preset': NAME, OPTION: VALUE}")
+    rules = models.JSONField(help_text="Rules.from_mapping(spec).to_mapping()")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("group", "version")
+        constraints = (
+            models.UniqueConstraint(fields=("group", "version"), name="ruleset_version_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.group} rules v{self.version} ({self.rules.get('preset')})"
+
+
+class PairStake(models.Model):
+    """Two players' agreed multiple of the group's unit; stored with player_a.pk < player_b.pk."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="pair_stakes")
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    multiplier = models.DecimalField(max_digits=14, decimal_places=4)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("player_a", "player_b"), name="pairstake_unique"),
+            models.CheckConstraint(
+                condition=Q(player_a__lt=F("player_b")), name="pairstake_canonical_order"
+            ),
+            models.CheckConstraint(condition=Q(multiplier__gte=0), name="pairstake_multiplier"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player_a} / {self.player_b}: x{self.multiplier}"
+
+
+class Session(models.Model):
+    """A night at the table, played under one resolved rule set."""
+
+    class Game(models.TextChoices):
+        CHINESE = "chinese"
+        OPEN_FACE = "open-face"
+        BIG_TWO = "big-two"
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        CLOSED = "closed"
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
+    game = models.CharField(max_length=10, choices=Game.choices)
+    date = models.DateField()
+    place = models.CharField(max_length=100, blank=True)
+    notes = models.TextField(blank=True)
+    status = models.CharField(max_length=6, choices=Status.choices, default=Status.OPEN)
+    rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="sessions")
+    rules_override = models.JSONField(null=True, blank=True)
+    rules = models.JSONField(help_text="the resolved rules in force for every deal")
+    target_score = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    players = models.ManyToManyField(Player, through="SessionSeat", related_name="sessions")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-date", "-pk")
+        indexes = (
+            models.Index(fields=("group", "date"), name="session_group_date"),
+            models.Index(fields=("group", "game"), name="session_group_game"),
+        )
+
+    def __str__(self) -> str:
+        where = f" at {self.place}" if self.place else ""
+        return f"{self.group}: {self.game} on {self.date}{where}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class SessionSeat(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ("session", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=("session", "player"), name="seat_player_unique"),
+            models.UniqueConstraint(fields=("session", "seat"), name="seat_number_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player} in seat {self.seat}"
+
+
+class Deal(models.Model):
+    """One scored deal: what was entered, the rules it was scored under, and the result.
+
+    ``request`` is the engine request without its rules (``players`` and ``stakes``), so
+    ``{"rules": deal.rules, **deal.request}`` rescores it exactly.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        VOID = "void"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    request = models.JSONField()
+    rules = models.JSONField()
+    result = models.JSONField()
+    status = models.CharField(max_length=6, choices=Status.choices, default=Status.ACTIVE)
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("session", "number")
+        constraints = (
+            models.UniqueConstraint(fields=("session", "number"), name="deal_number_unique"),
+            models.UniqueConstraint(
+                fields=("session", "idempotency_key"), name="deal_idempotency_key_unique"
+            ),
+        )
+
+    def __str__(self) -> str:
+        void = " (void)" if self.status == self.Status.VOID else ""
+        return f"deal {self.number} of session {self.session_id}{void}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class DealRevision(models.Model):
+    """A deal as it was before an edit or a void: history is never overwritten."""
+
+    class Action(models.TextChoices):
+        EDIT = "edit"
+        VOID = "void"
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField(help_text="the deal's version this row preserves")
+    request = models.JSONField()
+    result = models.JSONField()
+    action = models.CharField(max_length=4, choices=Action.choices)
+    reason = models.TextField(blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("deal", "version")
+        constraints = (
+            models.UniqueConstraint(fields=("deal", "version"), name="revision_version_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.deal} v{self.version} ({self.action})"
+
+
+class LedgerEntry(models.Model):
+    """One pair of one active deal, as the engine reports it: player_a won ``units`` from b."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="ledger")
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    units = models.DecimalField(max_digits=14, decimal_places=4)
+    money = models.DecimalField(max_digits=14, decimal_places=4)
+
+    class Meta:
+        verbose_name_plural = "ledger entries"
+        constraints = (
+            models.UniqueConstraint(fields=("deal", "player_a", "player_b"), name="ledger_pair"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.deal}: {self.player_a} {self.units:+} from {self.player_b}"
