@@ -68,7 +68,7 @@ def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(map(TEXT_OF.__getitem__, cards))
 
 
-def _token_error(token: str, chunk: str, where: str) -> ScoreError:
+def _token_error(token: str, chunk: str, where: str, field: str | None) -> ScoreError:
     rank_text = "10" if token.startswith("10") else token[:1]
     suit_text = token[len(rank_text) :]
     if rank_text != "10" and rank_text not in _RANK_INPUTS:
@@ -77,13 +77,16 @@ def _token_error(token: str, chunk: str, where: str) -> ScoreError:
         reason = f"{token!r} has no suit"
     else:
         reason = f"unknown suit {suit_text!r} in {chunk!r}"
-    return ScoreError(f"{where}: {reason}")
+    return ScoreError(f"{where}: {reason}", field)
 
 
-def parse_cards(text: str | Sequence[str], where: str = "cards") -> tuple[Card, ...]:
+def parse_cards(
+    text: str | Sequence[str], where: str = "cards", field: str | None = None
+) -> tuple[Card, ...]:
     """Read cards written in any notation of the rule book.
 
-    ``where`` names the place in the deal ("Ann, front") for error messages. Cards may
+    ``where`` names the place in the deal ("Ann, front") for error messages and
+    ``field`` its path in the request ("players[0].front"). Cards may
     be separated by spaces, commas or nothing; a list of strings is read as one text.
     Duplicates are not checked here: the deal checks all its cards at once.
     """
@@ -93,16 +96,16 @@ def parse_cards(text: str | Sequence[str], where: str = "cards") -> tuple[Card, 
         fast = tuple(map(_TOKEN_OF, text.split()))
         if None not in fast:  # the usual case: every chunk is one card
             return fast  # type: ignore[return-value]
-    return _parse_slowly(text, where)
+    return _parse_slowly(text, where, field)
 
 
-def _parse_slowly(text: str | Sequence[str], where: str) -> tuple[Card, ...]:
+def _parse_slowly(text: str | Sequence[str], where: str, field: str | None) -> tuple[Card, ...]:
     """Card strings with run-together cards, a list of strings, or errors."""
     if not isinstance(text, str):
         if isinstance(text, Sequence) and all(isinstance(t, str) for t in text):
             text = " ".join(text)
         else:
-            raise ScoreError(f"{where}: expected a card string, got {type(text).__name__}")
+            raise ScoreError(f"{where}: expected a card string, got {type(text).__name__}", field)
     chunks = text.translate(_SEPARATORS).split()
     cards: list[Card] = []
     append = cards.append
@@ -118,7 +121,7 @@ def _parse_slowly(text: str | Sequence[str], where: str) -> tuple[Card, ...]:
             token = chunk[pos : pos + rank_len + 1]
             card = tokens.get("T" + token[2:] if rank_len == 2 else token)
             if card is None:
-                raise _token_error(token, chunk, where)
+                raise _token_error(token, chunk, where, field)
             append(card)
             pos += rank_len + 1
     return tuple(cards)

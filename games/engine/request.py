@@ -123,7 +123,7 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
             if surrender:
                 continue
             raise ScoreError(f"{who}: the {row} row is missing", f"{path}.{row}")
-        cards = parse_cards(text, f"{who}, {row}")
+        cards = parse_cards(text, f"{who}, {row}", f"{path}.{row}")
         if len(cards) != size:
             raise ScoreError(
                 f"{who}, {row}: {len(cards)} cards given ({cards_text(cards)}), "
@@ -145,7 +145,7 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
         if in_fantasyland and rules.fantasyland_cards is None:
             raise ScoreError(f"{who}: these rules have no fantasy land", f"{path}.in_fantasyland")
         if entry.get("discards") is not None:
-            discards = parse_cards(entry["discards"], f"{who}, discards")
+            discards = parse_cards(entry["discards"], f"{who}, discards", f"{path}.discards")
             deck.add(discards, who, "discards", path)
     hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
     if (
@@ -196,7 +196,7 @@ def _read_leftover(
     _unknown_keys(entry, _BIG_TWO_KEYS, who, path)
     cards: tuple[Card, ...] | None = None
     if entry.get("cards") is not None:
-        cards = parse_cards(entry["cards"], f"{who}, cards")
+        cards = parse_cards(entry["cards"], f"{who}, cards", f"{path}.cards")
         deck.add(cards, who, "cards", path)
     count = entry.get("cards_left")
     if count is None:
