@@ -1,0 +1,558 @@
+"""The operations that change data, and the read helpers built on the ledger.
+
+Every change runs in one transaction and checks the caller's role (``games.permissions``).
+Scoring is the engine's: a deal is scored with ``score_request`` under the rules stored on
+its session, and a ``ScoreError`` from the engine propagates unchanged with nothing stored.
+
+Balances are sums of ``LedgerEntry`` rows. A void deal has no ledger rows (they are deleted
+when it is voided; the deal keeps its last result and a ``DealRevision``), so every sum
+over the ledger already leaves it out.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max, QuerySet, Sum
+from django.utils import timezone
+
+from games.engine import Rules, ScoreError, score_request
+from games.engine.bigtwo import target_reached as engine_target_reached
+from games.models import (
+    Deal,
+    DealRevision,
+    Group,
+    LedgerEntry,
+    Membership,
+    PairStake,
+    Player,
+    RuleSet,
+    Session,
+    SessionSeat,
+)
+from games.permissions import NotAllowed, require_member, require_owner
+
+__all__ = [
+    "Amounts",
+    "DealNotActive",
+    "NotAllowed",
+    "RunningTotal",
+    "ServiceError",
+    "SessionClosed",
+    "add_member",
+    "add_player",
+    "balances",
+    "close_session",
+    "create_group",
+    "edit_deal",
+    "fantasyland",
+    "pair_matrix",
+    "record_deal",
+    "running_totals",
+    "set_pair_stake",
+    "set_rules",
+    "start_session",
+    "target_reached",
+    "void_deal",
+]
+
+ZERO = Decimal(0)
+
+# The preset a session gets when it names a game the group's own rules are not for.
+DEFAULT_PRESETS = {"chinese": "standard", "open-face": "ofc", "big-two": "big-two"}
+
+
+class ServiceError(Exception):
+    """A change that cannot be made; ``field`` names the culprit as ScoreError's does."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class SessionClosed(ServiceError):
+    """The session is closed: its deals are read-only."""
+
+
+class DealNotActive(ServiceError):
+    """The deal is void: it can be neither edited nor voided again."""
+
+
+class Amounts(NamedTuple):
+    units: Decimal
+    money: Decimal
+
+
+class RunningTotal(NamedTuple):
+    """Every seated player's totals after one active deal."""
+
+    number: int
+    totals: dict[str, Amounts]
+
+
+# --- groups, rules, players, stakes --------------------------------------------------------
+
+
+def create_group(
+    owner: User,
+    name: str,
+    currency: str,
+    unit_value: Decimal | int | str,
+    preset_spec: str | Mapping[str, Any],
+) -> Group:
+    """A new group owned by ``owner``, with its rules as version 1 (RuleError if invalid)."""
+    rules = Rules.from_mapping(preset_spec)
+    value = _amount(unit_value, "unit_value")
+    with transaction.atomic():
+        group = Group.objects.create(name=name.strip(), currency=currency, unit_value=value)
+        Membership.objects.create(user=owner, group=group, role=Membership.Role.OWNER)
+        RuleSet.objects.create(
+            group=group, version=1, spec=preset_spec, rules=rules.to_mapping(), created_by=owner
+        )
+    return group
+
+
+def add_member(group: Group, user: User, role: str, by: User) -> Membership:
+    """Owners add members (or other owners); a second membership for one user is refused."""
+    if role not in Membership.Role.values:
+        raise ServiceError(f"role: {role!r} is not one of owner, member", "role")
+    with transaction.atomic():
+        require_owner(by, group)
+        if Membership.objects.filter(group=group, user_id=user.pk).exists():
+            raise ServiceError(f"{user} is already a member of {group.name}", "user")
+        return Membership.objects.create(group=group, user=user, role=role)
+
+
+def set_rules(group: Group, spec: str | Mapping[str, Any], by: User) -> RuleSet:
+    """A new version of the group's rules; sessions already started keep theirs."""
+    rules = Rules.from_mapping(spec)
+    with transaction.atomic():
+        require_owner(by, group)
+        Group.objects.select_for_update().get(pk=group.pk)
+        latest = group.rule_sets.aggregate(v=Max("version"))["v"] or 0
+        return RuleSet.objects.create(
+            group=group, version=latest + 1, spec=spec, rules=rules.to_mapping(), created_by=by
+        )
+
+
+def add_player(group: Group, name: str, by: User, user: User | None = None) -> Player:
+    """A player of the group: any member may add one (guests turn up at the table)."""
+    name = name.strip()
+    if not name:
+        raise ServiceError("name: a player needs a name", "name")
+    with transaction.atomic():
+        require_member(by, group)
+        if group.players.filter(name=name).exists():
+            raise ServiceError(f"{group.name} already has a player named {name!r}", "name")
+        return Player.objects.create(group=group, name=name, user=user)
+
+
+def set_pair_stake(
+    group: Group, first: Player, second: Player, multiplier: Decimal | int | str, by: User
+) -> PairStake:
+    """Two players' multiple of the unit (owners only); it changes only their pair's money."""
+    value = _amount(multiplier, "multiplier")
+    if first.pk == second.pk:
+        raise ServiceError("a pair stake needs two different players", "players")
+    if first.group_id != group.pk or second.group_id != group.pk:
+        raise ServiceError(f"both players must belong to {group.name}", "players")
+    a, b = sorted((first, second), key=lambda p: p.pk)
+    with transaction.atomic():
+        require_owner(by, group)
+        stake, _ = PairStake.objects.update_or_create(
+            player_a=a, player_b=b, defaults={"group": group, "multiplier": value}
+        )
+    return stake
+
+
+# --- sessions ----------------------------------------------------------------------------
+
+
+def start_session(
+    group: Group,
+    players: Sequence[Player],
+    by: User,
+    *,
+    game: str | None = None,
+    rules_override: str | Mapping[str, Any] | None = None,
+    target_score: Decimal | int | str | None = None,
+    date: datetime.date | None = None,
+    place: str = "",
+    notes: str = "",
+) -> Session:
+    """A night for 2-4 of the group's players, seated in the order given.
+
+    The rules are the group's current version, unless ``rules_override`` says otherwise:
+    a preset name or a mapping with ``preset`` replaces them for the night, a mapping of
+    options only updates them. ``game`` alone picks that game's default preset when the
+    group's rules are for another game. ``target_score`` (Big Two) ends the session when a
+    player's loss reaches it.
+    """
+    if not 2 <= len(players) <= 4:
+        raise ServiceError(
+            f"players: a session seats 2 to 4 players, got {len(players)}", "players"
+        )
+    if len({p.pk for p in players}) != len(players):
+        raise ServiceError("players: a player can take only one seat", "players")
+    for player in players:
+        if player.group_id != group.pk:
+            raise ServiceError(f"players: {player.name} is not a player of {group.name}", "players")
+    with transaction.atomic():
+        require_member(by, group)
+        rule_set = group.current_rule_set()
+        spec = _session_spec(rule_set, game, rules_override, target_score)
+        rules = Rules.from_mapping(spec)
+        if game is not None and rules.game != game:
+            raise ServiceError(f"game: {game!r} does not match the rules ({rules.game})", "game")
+        session = Session.objects.create(
+            group=group,
+            game=rules.game,
+            date=date or timezone.localdate(),
+            place=place,
+            notes=notes,
+            rule_set=rule_set,
+            rules_override=None if spec == rule_set.spec else spec,
+            rules=rules.to_mapping(),
+            target_score=rules.target_score,
+            created_by=by,
+        )
+        SessionSeat.objects.bulk_create(
+            SessionSeat(session=session, player=player, seat=k)
+            for k, player in enumerate(players, start=1)
+        )
+    return session
+
+
+def _session_spec(
+    rule_set: RuleSet,
+    game: str | None,
+    override: str | Mapping[str, Any] | None,
+    target_score: Decimal | int | str | None,
+) -> str | Mapping[str, Any]:
+    spec: str | Mapping[str, Any] = rule_set.spec
+    if override is None and game is not None and rule_set.rules.get("game", "chinese") != game:
+        if game not in DEFAULT_PRESETS:
+            raise ServiceError(f"game: {game!r} is not one of {', '.join(DEFAULT_PRESETS)}", "game")
+        spec = DEFAULT_PRESETS[game]
+    elif isinstance(override, str) or (override is not None and "preset" in override):
+        spec = override
+    elif override is not None:
+        spec = {**_spec_mapping(spec), **override}
+    if target_score is not None:
+        spec = {**_spec_mapping(spec), "target_score": str(target_score)}
+    return spec
+
+
+def _spec_mapping(spec: str | Mapping[str, Any]) -> dict[str, Any]:
+    return {"preset": spec} if isinstance(spec, str) else dict(spec)
+
+
+def close_session(session: Session, by: User) -> Session:
+    """Close the night: from now on its deals are read-only."""
+    with transaction.atomic():
+        require_member(by, session.group)
+        locked = _lock_open_session(session)
+        _close(locked, by)
+    return locked
+
+
+def _close(session: Session, by: User | None) -> None:
+    session.status = Session.Status.CLOSED
+    session.closed_by = by
+    session.closed_at = timezone.now()
+    session.save(update_fields=["status", "closed_by", "closed_at"])
+
+
+def _lock_open_session(session: Session) -> Session:
+    locked = Session.objects.select_for_update().get(pk=session.pk)
+    if not locked.is_open:
+        raise SessionClosed(f"session {locked.pk} is closed: its deals are read-only")
+    return locked
+
+
+# --- deals -------------------------------------------------------------------------------
+
+
+def record_deal(
+    session: Session,
+    request_players: Sequence[Mapping[str, Any]],
+    by: User,
+    idempotency_key: str | None = None,
+) -> Deal:
+    """Score one deal under the session's rules and store it with its ledger rows.
+
+    ``request_players`` is the request's ``players`` list; each must be seated. Open-face
+    deals get ``in_fantasyland`` from the players' previous deals unless it is given. A
+    key already used in this session returns that deal unchanged (a retried request).
+    The session row is locked while the next number is taken, so concurrent entries queue;
+    the unique (session, number) constraint is the backstop.
+    """
+    require_member(by, session.group)
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        if idempotency_key is not None:
+            existing = locked.deals.filter(idempotency_key=idempotency_key).first()
+            if existing is not None:
+                return existing
+        if not locked.is_open:
+            raise SessionClosed(f"session {locked.pk} is closed: no more deals")
+        seated = _seated(locked)
+        fantasy = fantasyland(locked) if locked.game == Session.Game.OPEN_FACE else {}
+        players = _checked_players(request_players, seated, fantasy)
+        request = {"players": players, "stakes": _stakes(locked.group, players)}
+        result = score_request({"rules": locked.rules, **request})
+        number = (locked.deals.aggregate(n=Max("number"))["n"] or 0) + 1
+        deal = Deal.objects.create(
+            session=locked,
+            number=number,
+            request=request,
+            rules=locked.rules,
+            result=result,
+            idempotency_key=idempotency_key,
+            created_by=by,
+        )
+        _write_ledger(deal, result, seated)
+        _close_at_target(locked)
+    return deal
+
+
+def edit_deal(
+    deal: Deal, request_players: Sequence[Mapping[str, Any]], by: User, reason: str = ""
+) -> Deal:
+    """Rescore a deal with corrected input; the previous version is kept as a revision.
+
+    The deal keeps its rules and stakes; an open-face player's ``in_fantasyland`` is kept
+    from the previous version unless given.
+    """
+    require_member(by, deal.session.group)
+    with transaction.atomic():
+        session = _lock_open_session(deal.session)
+        locked = _lock_active_deal(deal)
+        seated = _seated(session)
+        fantasy = {
+            p["name"]: 1 for p in locked.request["players"] if p.get("in_fantasyland") is True
+        }
+        players = _checked_players(request_players, seated, fantasy)
+        stakes = _restrict_stakes(locked.request.get("stakes"), players)
+        request = {"players": players, "stakes": stakes}
+        result = score_request({"rules": locked.rules, **request})
+        _keep_revision(locked, DealRevision.Action.EDIT, reason, by)
+        locked.request = request
+        locked.result = result
+        locked.version += 1
+        locked.save(update_fields=["request", "result", "version", "updated_at"])
+        locked.ledger.all().delete()
+        _write_ledger(locked, result, seated)
+        _close_at_target(session)
+    return locked
+
+
+def void_deal(deal: Deal, by: User, reason: str = "") -> Deal:
+    """Owners only: the deal stays visible as void, and its ledger rows are deleted."""
+    require_owner(by, deal.session.group)
+    with transaction.atomic():
+        _lock_open_session(deal.session)
+        locked = _lock_active_deal(deal)
+        _keep_revision(locked, DealRevision.Action.VOID, reason, by)
+        locked.status = Deal.Status.VOID
+        locked.version += 1
+        locked.save(update_fields=["status", "version", "updated_at"])
+        locked.ledger.all().delete()
+    return locked
+
+
+def _lock_active_deal(deal: Deal) -> Deal:
+    locked = Deal.objects.select_for_update().get(pk=deal.pk)
+    if not locked.is_active:
+        raise DealNotActive(f"deal {locked.number} is void")
+    return locked
+
+
+def _keep_revision(deal: Deal, action: str, reason: str, by: User) -> None:
+    DealRevision.objects.create(
+        deal=deal,
+        version=deal.version,
+        request=deal.request,
+        result=deal.result,
+        action=action,
+        reason=reason,
+        changed_by=by,
+    )
+
+
+def _seated(session: Session) -> dict[str, Player]:
+    """The session's players by name, in seat order."""
+    seats = session.seats.select_related("player").order_by("seat")
+    return {seat.player.name: seat.player for seat in seats}
+
+
+def _checked_players(
+    request_players: object, seated: Mapping[str, Player], fantasy: Mapping[str, int]
+) -> list[dict[str, Any]]:
+    """The players list with names checked against the seats and fantasy land filled in.
+
+    Entries the engine would reject (no name, not an object) are passed on untouched for
+    it to report in its own words.
+    """
+    if not isinstance(request_players, list):
+        raise ScoreError("players: a list of 2 to 4 players is required", "players")
+    players: list[dict[str, Any]] = []
+    for k, entry in enumerate(request_players):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
+            players.append(entry)
+            continue
+        name = entry["name"].strip()
+        if name and name not in seated:
+            raise ScoreError(
+                f"{name} is not seated in this session (seated: {', '.join(seated)})",
+                f"players[{k}].name",
+            )
+        player = {**entry, "name": name}
+        if fantasy and "in_fantasyland" not in player:
+            player["in_fantasyland"] = name in fantasy
+        players.append(player)
+    return players
+
+
+def _stakes(group: Group, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The engine's ``stakes``: the group's unit value and the pair stakes among these players."""
+    names = {
+        p["name"] for p in players if isinstance(p, Mapping) and isinstance(p.get("name"), str)
+    }
+    pairs = [
+        {"players": [stake.player_a.name, stake.player_b.name], "multiplier": str(stake.multiplier)}
+        for stake in group.pair_stakes.select_related("player_a", "player_b")
+        if stake.player_a.name in names and stake.player_b.name in names
+    ]
+    return {"unit_value": str(group.unit_value), "pairs": pairs}
+
+
+def _restrict_stakes(stakes: Any, players: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """A deal's stored stakes, without pairs that are no longer both at the deal."""
+    if stakes is None:
+        return None
+    names = {p.get("name") for p in players if isinstance(p, Mapping)}
+    pairs = [pair for pair in stakes.get("pairs", []) if set(pair["players"]) <= names]
+    return {**stakes, "pairs": pairs}
+
+
+def _write_ledger(deal: Deal, result: Mapping[str, Any], seated: Mapping[str, Player]) -> None:
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            deal=deal,
+            player_a=seated[pair["players"][0]],
+            player_b=seated[pair["players"][1]],
+            units=Decimal(pair["units"]),
+            money=Decimal(pair.get("money", "0")),
+        )
+        for pair in result["pairs"]
+    )
+
+
+def _close_at_target(session: Session) -> None:
+    """Big Two: the session ends once a player's loss reaches the target score."""
+    if (
+        session.game == Session.Game.BIG_TWO
+        and session.target_score is not None
+        and target_reached(session)
+    ):
+        _close(session, None)
+
+
+# --- reading the ledger ------------------------------------------------------------------
+
+
+def _ledger(session: Session) -> QuerySet[LedgerEntry]:
+    return LedgerEntry.objects.filter(deal__session=session)
+
+
+def balances(session: Session) -> dict[str, Amounts]:
+    """Each seated player's units and money over the session's active deals (seat order)."""
+    totals = dict.fromkeys(_seated(session), Amounts(ZERO, ZERO))
+    for side, sign in (("player_a__name", 1), ("player_b__name", -1)):
+        rows = _ledger(session).values(side).annotate(u=Sum("units"), m=Sum("money"))
+        for row in rows:
+            units, money = totals[row[side]]
+            totals[row[side]] = Amounts(units + sign * row["u"], money + sign * row["m"])
+    return totals
+
+
+def pair_matrix(session: Session) -> dict[str, dict[str, Amounts]]:
+    """``matrix[x][y]``: what x won from y over the session; ``matrix[y][x]`` is its negative."""
+    names = list(_seated(session))
+    matrix = {x: {y: Amounts(ZERO, ZERO) for y in names if y != x} for x in names}
+    rows = (
+        _ledger(session)
+        .values("player_a__name", "player_b__name")
+        .annotate(u=Sum("units"), m=Sum("money"))
+    )
+    for row in rows:
+        a, b = row["player_a__name"], row["player_b__name"]
+        units, money = matrix[a][b]
+        matrix[a][b] = Amounts(units + row["u"], money + row["m"])
+        matrix[b][a] = Amounts(-matrix[a][b].units, -matrix[a][b].money)
+    return matrix
+
+
+def running_totals(session: Session) -> list[RunningTotal]:
+    """Everyone's totals after each active deal, in deal order."""
+    totals = dict.fromkeys(_seated(session), Amounts(ZERO, ZERO))
+    out: list[RunningTotal] = []
+    rows = (
+        _ledger(session)
+        .order_by("deal__number")
+        .values_list("deal__number", "player_a__name", "player_b__name", "units", "money")
+    )
+    for number, a, b, units, money in rows:
+        if not out or out[-1].number != number:
+            totals = dict(totals)
+            out.append(RunningTotal(number, totals))
+        totals[a] = Amounts(totals[a].units + units, totals[a].money + money)
+        totals[b] = Amounts(totals[b].units - units, totals[b].money - money)
+    return out
+
+
+def fantasyland(session: Session) -> dict[str, int]:
+    """Open-face: who plays their next deal in fantasy land, and with how many cards.
+
+    Read from each seated player's latest active deal (a player who sat a deal out keeps
+    what their last deal earned).
+    """
+    pending = set(_seated(session))
+    out: dict[str, int] = {}
+    deals = session.deals.filter(status=Deal.Status.ACTIVE).order_by("-number")
+    for result in deals.values_list("result", flat=True).iterator():
+        for player in result["players"]:
+            name = player["name"]
+            if name in pending:
+                pending.discard(name)
+                if player.get("fantasyland_next"):
+                    out[name] = player["fantasyland_next"]
+        if not pending:
+            break
+    return out
+
+
+def target_reached(session: Session) -> list[str]:
+    """Big Two: the players whose loss has reached the session's target score."""
+    totals = {name: amounts.units for name, amounts in balances(session).items()}
+    return engine_target_reached(totals, Rules.from_mapping(session.rules))
+
+
+def _amount(value: Decimal | int | str, field: str) -> Decimal:
+    try:
+        number = Decimal(str(value))
+    except ArithmeticError:
+        raise ServiceError(f"{field}: expected a number, got {value!r}", field) from None
+    if not number.is_finite() or number < 0:
+        raise ServiceError(f"{field}: expected a number of at least 0, got {value!r}", field)
+    exponent = number.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -4:
+        raise ServiceError(f"{field}: at most 4 decimal places, got {value!r}", field)
+    return number
