@@ -73,7 +73,7 @@ def play_the_night(session: Session, ann_user: User, bob_user: User) -> None:
     foul = deal(Ann="A", Bob="B", Cy="C", Di="D")
     foul[1].update(fouled("B"))
     record(session, foul, bob_user)
-    surrender = deal(Bob="A", Cy="B", Ann="D") + [{"name": "Di", "surrender": True}]
+    surrender = [*deal(Bob="A", Cy="B", Ann="D"), {"name": "Di", "surrender": True}]
     record(session, surrender, bob_user)
     natural = deal(Cy="A", Di="B", Ann="C", Bob="D")
     natural[3]["natural"] = "six_pairs"
