@@ -357,6 +357,7 @@ def _pair_json(pair: PairResult, deal: Deal) -> dict[str, Any]:
 
 def _player_json(player: PlayerResult, deal: Deal) -> dict[str, Any]:
     wheel = deal.rules.wheel
+    rows = player.rows
     out: dict[str, Any] = {
         "name": player.name,
         "units": decimal_text(player.units),
@@ -366,7 +367,7 @@ def _player_json(player: PlayerResult, deal: Deal) -> dict[str, Any]:
         "natural": player.natural,
         "false_natural": player.false_natural,
         "rows": None
-        if player.rows is None
+        if rows is None
         else {
             row: {
                 "cards": cards_text(r.cards),
@@ -374,7 +375,7 @@ def _player_json(player: PlayerResult, deal: Deal) -> dict[str, Any]:
                 "label": r.label(wheel),
                 "royalty": decimal_text(r.royalty),
             }
-            for row, r in zip(ROWS, player.rows, strict=True)
+            for row, r in zip(ROWS, rows, strict=True)
         },
     }
     if deal.rules.game == "open-face":

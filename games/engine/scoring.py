@@ -66,20 +66,37 @@ class PlayerResult(NamedTuple):
     name: str
     units: Decimal
     status: Status
-    rows: tuple[RowResult, RowResult, RowResult] | None  # front, middle, back
+    cards: Rows | None  # the rows as played; None for a surrender
+    values: tuple[int, int, int]  # each row's strength
+    royalties: tuple[Decimal, ...]  # each row's royalty collected
     natural: str | None = None  # a natural that was held and scored
     foul: Foul | None = None  # (row, row behind it) when a row outranks the one behind
     false_natural: str | None = None  # a declared natural the cards do not make
     fantasyland_next: int | None = None
     wheel: str = "low"
+    lowball: bool = False  # the middle is a 2-7 low hand
+
+    @property
+    def rows(self) -> tuple[RowResult, RowResult, RowResult] | None:
+        """Front, middle and back with their strengths and royalties."""
+        if self.cards is None:
+            return None
+        front, middle, back = self.cards
+        values, royalties = self.values, self.royalties
+        return (
+            RowResult(front, values[0], royalties[0]),
+            RowResult(middle, values[1], royalties[1], self.lowball),
+            RowResult(back, values[2], royalties[2]),
+        )
 
     @property
     def foul_reason(self) -> str | None:
         if self.false_natural is not None:
             return f"declared {self.false_natural} but the cards do not make it"
-        if self.foul is None or self.rows is None:
+        rows = self.rows
+        if self.foul is None or rows is None:
             return None
-        return describe_foul(self.foul, self.rows, self.wheel)
+        return describe_foul(self.foul, rows, self.wheel)
 
     @property
     def fouled(self) -> bool:
@@ -440,15 +457,6 @@ def _fantasyland_next(rules: Rules, seat: _Seat) -> int | None:
 
 def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
     hand = seat.hand
-    rows: tuple[RowResult, RowResult, RowResult] | None = None
-    if hand.rows is not None and seat.status != "surrendered":
-        front, middle, back = hand.rows
-        raw, royalties = seat.raw, seat.royalties
-        rows = (
-            RowResult(front, raw[0], royalties[0]),
-            RowResult(middle, raw[1], royalties[1], table.lowball),
-            RowResult(back, raw[2], royalties[2]),
-        )
     fantasyland = None
     if table.rules.game == "open-face":
         fantasyland = _fantasyland_next(table.rules, seat)
@@ -456,10 +464,13 @@ def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
         hand.name,
         units,
         seat.status,
-        rows,
+        None if seat.status == "surrendered" else hand.rows,
+        seat.raw,
+        tuple(seat.royalties),
         seat.natural,
         seat.foul,
         seat.false_natural,
         fantasyland,
         table.rules.wheel,
+        table.lowball,
     )
