@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from games.engine import Rules, ScoreError, score_request
 from games.engine.bigtwo import target_reached as engine_target_reached
+from games.engine.rules import decimal_text
 from games.models import (
     Deal,
     DealRevision,
@@ -426,11 +427,14 @@ def _stakes(group: Group, players: Sequence[Mapping[str, Any]]) -> dict[str, Any
         p["name"] for p in players if isinstance(p, Mapping) and isinstance(p.get("name"), str)
     }
     pairs = [
-        {"players": [stake.player_a.name, stake.player_b.name], "multiplier": str(stake.multiplier)}
+        {
+            "players": [stake.player_a.name, stake.player_b.name],
+            "multiplier": decimal_text(stake.multiplier),
+        }
         for stake in group.pair_stakes.select_related("player_a", "player_b")
         if stake.player_a.name in names and stake.player_b.name in names
     ]
-    return {"unit_value": str(group.unit_value), "pairs": pairs}
+    return {"unit_value": decimal_text(group.unit_value), "pairs": pairs}
 
 
 def _restrict_stakes(stakes: Any, players: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:

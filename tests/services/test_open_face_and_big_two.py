@@ -1,0 +1,108 @@
+"""Open-face sessions carry fantasy land from deal to deal; Big Two ends at its target."""
+
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+
+from games import services
+from games.models import Group, Player, Session
+
+# Ann's board has queens in front (fantasy land next); Bob's has nothing special.
+QUEENS = {"front": "Qc Qd 2h", "middle": "Kc Kd 3h 4h 5s", "back": "Ac Ad 6h 7h 8s"}
+PLAIN = {"front": "2c 3c 4d", "middle": "5c 5d 7d 9h Js", "back": "Tc Td Th 9s 8c"}
+
+
+@pytest.fixture
+def ofc(group: Group, players: dict[str, Player], ann_user: User) -> Session:
+    return services.start_session(
+        group, [players["Ann"], players["Bob"], players["Cy"]], ann_user, rules_override="ofc"
+    )
+
+
+def test_fantasy_land_follows_the_players(ofc: Session, bob_user: User) -> None:
+    assert services.fantasyland(ofc) == {}
+
+    first = services.record_deal(
+        ofc, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], bob_user
+    )
+    assert services.fantasyland(ofc) == {"Ann": 13}
+
+    # Ann plays this deal in fantasy land without saying so; she does not stay (no trips
+    # in front, no full house in the middle, no quads in the back); Bob earns it.
+    second = services.record_deal(
+        ofc, [{"name": "Ann", **PLAIN}, {"name": "Bob", **QUEENS}], bob_user
+    )
+    sent = {p["name"]: p["in_fantasyland"] for p in second.request["players"]}
+    assert sent == {"Ann": True, "Bob": False}
+    assert services.fantasyland(ofc) == {"Bob": 13}
+
+    # Cy sits the third deal out; Bob's fantasy land is his next deal, and Ann stays out.
+    third = services.record_deal(
+        ofc, [{"name": "Bob", **PLAIN}, {"name": "Cy", **QUEENS}], bob_user
+    )
+    assert {p["name"]: p["in_fantasyland"] for p in third.request["players"]} == {
+        "Bob": True,
+        "Cy": False,
+    }
+    assert services.fantasyland(ofc) == {"Cy": 13}
+    assert first.result["players"][0]["fantasyland_next"] == 13
+
+
+def test_voiding_the_deal_that_earned_fantasy_land_takes_it_back(
+    ofc: Session, ann_user: User
+) -> None:
+    deal = services.record_deal(
+        ofc, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], ann_user
+    )
+    services.void_deal(deal, ann_user)
+
+    assert services.fantasyland(ofc) == {}
+
+
+def test_big_two_ends_when_a_loss_reaches_the_target(
+    group: Group, players: dict[str, Player], ann_user: User
+) -> None:
+    session = services.start_session(
+        group,
+        [players["Ann"], players["Bob"], players["Cy"]],
+        ann_user,
+        game="big-two",
+        target_score=10,
+    )
+    # One unit a card: Ann goes out, Bob holds 5 and Cy 3: Bob -5, Cy -3, Ann +8.
+    services.record_deal(
+        session,
+        [
+            {"name": "Ann", "cards_left": 0},
+            {"name": "Bob", "cards_left": 5},
+            {"name": "Cy", "cards": "3c 4d 9h"},
+        ],
+        ann_user,
+    )
+    assert services.target_reached(session) == []
+    session.refresh_from_db()
+    assert session.is_open
+
+    # Cy goes out, Bob holds 6 (-11 in all, past 10), Ann 2: the night is over.
+    services.record_deal(
+        session,
+        [
+            {"name": "Ann", "cards_left": 2},
+            {"name": "Bob", "cards_left": 6},
+            {"name": "Cy", "cards_left": 0},
+        ],
+        ann_user,
+    )
+    assert services.target_reached(session) == ["Bob"]
+    assert {name: b.units for name, b in services.balances(session).items()} == {
+        "Ann": Decimal(6),
+        "Bob": Decimal(-11),
+        "Cy": Decimal(5),
+    }
+    session.refresh_from_db()
+    assert session.status == Session.Status.CLOSED
+    with pytest.raises(services.SessionClosed):
+        services.record_deal(
+            session, [{"name": "Ann", "cards_left": 0}, {"name": "Bob", "cards_left": 1}], ann_user
+        )
