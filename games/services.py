@@ -24,6 +24,7 @@ from django.utils import timezone
 from games.engine import Rules, ScoreError, score_request
 from games.engine.bigtwo import target_reached as engine_target_reached
 from games.engine.rules import decimal_text
+from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
 from games.models import (
     Deal,
     DealRevision,
@@ -57,6 +58,7 @@ __all__ = [
     "running_totals",
     "set_pair_stake",
     "set_rules",
+    "settlement",
     "start_session",
     "target_reached",
     "void_deal",
@@ -520,6 +522,17 @@ def running_totals(session: Session) -> list[RunningTotal]:
         totals[a] = Amounts(totals[a].units + units, totals[a].money + money)
         totals[b] = Amounts(totals[b].units - units, totals[b].money - money)
     return out
+
+
+def settlement(session: Session, *, pair_by_pair: bool = False) -> list[Transfer]:
+    """Who pays whom (payer, payee, money): the fewest transfers, or one per pair."""
+    if pair_by_pair:
+        matrix = pair_matrix(session)
+        names = list(matrix)
+        return pair_settlement(
+            {(a, b): matrix[a][b].money for i, a in enumerate(names) for b in names[i + 1 :]}
+        )
+    return fewest_transfers({name: b.money for name, b in balances(session).items()})
 
 
 def fantasyland(session: Session) -> dict[str, int]:

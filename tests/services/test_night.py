@@ -181,3 +181,31 @@ def test_a_void_deal_stays_visible_without_ledger_rows(night: Session, ann_user:
         services.void_deal(void, ann_user)
     with pytest.raises(services.DealNotActive):
         services.edit_deal(void, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
+
+
+def test_settlement_in_fewest_transfers(night: Session) -> None:
+    # Money: Ann +3.75, Bob -1.25, Cy +4.75, Di -7.25. No two or three of them sum to
+    # zero, so it takes three transfers (players - 1).
+    transfers = services.settlement(night)
+
+    assert len(transfers) == 3
+    net = {"Ann": D("3.75"), "Bob": D("-1.25"), "Cy": D("4.75"), "Di": D("-7.25")}
+    for payer, payee, amount in transfers:
+        assert amount > 0
+        net[payer] += amount
+        net[payee] -= amount
+    assert set(net.values()) == {D(0)}
+
+
+def test_settlement_pair_by_pair(night: Session) -> None:
+    # PAIRS at half a euro a unit: whoever lost the pair pays the other.
+    assert sorted(services.settlement(night, pair_by_pair=True)) == sorted(
+        [
+            ("Bob", "Ann", D("0.5")),
+            ("Ann", "Cy", D("3")),
+            ("Di", "Ann", D("6.25")),
+            ("Bob", "Cy", D("5.5")),
+            ("Di", "Bob", D("4.75")),
+            ("Cy", "Di", D("3.75")),
+        ]
+    )
