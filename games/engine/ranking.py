@@ -18,7 +18,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Final, Literal
 
-from .cards import RANK_CHARS, RANK_NAMES, RANK_OF, RANK_PLURALS, Card
+from .cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, Card
 
 CATEGORIES: Final = (
     "high_card",
@@ -232,8 +232,3 @@ def describe(value: int, size: int = 5, wheel: Wheel = "low", *, low: bool = Fal
         head = f"{name[ranks[0]]} high"
     kicker_text = " ".join(char[r] for r in kickers)
     return f"{head}, {kicker_text} kicker{'s' if len(kickers) > 1 else ''}"
-
-
-def rank_of(card: Card) -> int:
-    """A card's rank, 0 = deuce .. 12 = ace."""
-    return RANK_OF[card]

@@ -159,9 +159,6 @@ class Rules:
         """``to_mapping()`` computed once; shared, so never change it."""
         return rules_to_mapping(self)
 
-    def natural_value(self, name: str) -> Decimal | None:
-        return self.naturals.get(name)
-
 
 _CHINESE_OPTIONS: Final = frozenset(
     {
