@@ -55,12 +55,15 @@ __all__ = [
     "fantasyland",
     "pair_matrix",
     "record_deal",
+    "remove_member",
     "running_totals",
+    "set_member_role",
     "set_pair_stake",
     "set_rules",
     "settlement",
     "start_session",
     "target_reached",
+    "update_group",
     "void_deal",
 ]
 
@@ -130,6 +133,73 @@ def add_member(group: Group, user: User, role: str, by: User) -> Membership:
         if Membership.objects.filter(group=group, user_id=user.pk).exists():
             raise ServiceError(f"{user} is already a member of {group.name}", "user")
         return Membership.objects.create(group=group, user=user, role=role)
+
+
+def update_group(
+    group: Group,
+    by: User,
+    *,
+    name: str | None = None,
+    currency: str | None = None,
+    unit_value: Decimal | int | str | None = None,
+) -> Group:
+    """Owners rename the group or change its stakes: currency and unit value.
+
+    Deals already recorded keep the stakes they were scored at.
+    """
+    changes: dict[str, Any] = {}
+    if name is not None:
+        if not name.strip():
+            raise ServiceError("name: a group needs a name", "name")
+        changes["name"] = name.strip()
+    if currency is not None:
+        if not (len(currency) == 3 and currency.isalpha()):
+            raise ServiceError(f"currency: expected a 3-letter code, got {currency!r}", "currency")
+        changes["currency"] = currency.upper()
+    if unit_value is not None:
+        changes["unit_value"] = _amount(unit_value, "unit_value")
+    with transaction.atomic():
+        require_owner(by, group)
+        locked = Group.objects.select_for_update().get(pk=group.pk)
+        for field, value in changes.items():
+            setattr(locked, field, value)
+        if changes:
+            locked.save(update_fields=list(changes))
+    return locked
+
+
+def set_member_role(membership: Membership, role: str, by: User) -> Membership:
+    """Owners make a member an owner or back; a group always keeps at least one owner."""
+    if role not in Membership.Role.values:
+        raise ServiceError(f"role: {role!r} is not one of owner, member", "role")
+    with transaction.atomic():
+        require_owner(by, membership.group)
+        locked = Membership.objects.select_for_update().get(pk=membership.pk)
+        if role == Membership.Role.MEMBER:
+            _keep_an_owner(locked)
+        locked.role = role
+        locked.save(update_fields=["role"])
+    return locked
+
+
+def remove_member(membership: Membership, by: User) -> None:
+    """Owners remove a member (their players and deals stay); never the last owner."""
+    with transaction.atomic():
+        require_owner(by, membership.group)
+        locked = Membership.objects.select_for_update().get(pk=membership.pk)
+        _keep_an_owner(locked)
+        locked.delete()
+
+
+def _keep_an_owner(membership: Membership) -> None:
+    # Locking the owners' rows makes two owners demoting each other queue.
+    owners = list(
+        Membership.objects.select_for_update()
+        .filter(group_id=membership.group_id, role=Membership.Role.OWNER)
+        .values_list("pk", flat=True)
+    )
+    if membership.role == Membership.Role.OWNER and len(owners) == 1:
+        raise ServiceError(f"{membership.user} is the group's only owner", "role")
 
 
 def set_rules(group: Group, spec: str | Mapping[str, Any], by: User) -> RuleSet:

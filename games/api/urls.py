@@ -1,9 +1,34 @@
 from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
 
+from games.api.groups import (
+    GroupViewSet,
+    MemberViewSet,
+    PairStakeViewSet,
+    PlayerViewSet,
+    PresetsView,
+    RuleSetViewSet,
+)
+from games.api.sessions import DealViewSet, SessionViewSet
 from games.api.views import ScoreView
 
 app_name = "api"
 
+GROUP = r"groups/(?P<group_pk>[0-9]+)"
+
+router = DefaultRouter()
+router.register("groups", GroupViewSet, basename="group")
+router.register(f"{GROUP}/members", MemberViewSet, basename="member")
+router.register(f"{GROUP}/players", PlayerViewSet, basename="player")
+router.register(f"{GROUP}/rules", RuleSetViewSet, basename="rules")
+router.register(f"{GROUP}/stakes", PairStakeViewSet, basename="stake")
+router.register("sessions", SessionViewSet, basename="session")
+router.register(r"sessions/(?P<session_pk>[0-9]+)/deals", DealViewSet, basename="deal")
+
 urlpatterns = [
     path("score/", ScoreView.as_view(), name="score"),
+    path("auth/token/", obtain_auth_token, name="token"),
+    path("presets/", PresetsView.as_view(), name="presets"),
+    *router.urls,
 ]

@@ -1,0 +1,59 @@
+"""One error shape for the whole API: ``{"error": message, "field": path or null}``.
+
+The engine's and the services' errors carry a message for people and the field that caused
+them; DRF's own errors (validation, authentication, not found) are reshaped to match, so a
+client reads every failure the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.engine import ScoreError
+from games.services import DealNotActive, ServiceError, SessionClosed
+
+# Conflicts with the state of the data rather than with the request itself.
+CONFLICTS = (SessionClosed, DealNotActive)
+
+
+def error_body(message: str, field: str | None = None) -> dict[str, Any]:
+    return {"error": message, "field": field}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's EXCEPTION_HANDLER: engine and service errors first, then DRF's, reshaped."""
+    if isinstance(exc, CONFLICTS):
+        return Response(error_body(exc.message, exc.field), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, (ScoreError, ServiceError)):
+        return Response(error_body(exc.message, exc.field), status=status.HTTP_400_BAD_REQUEST)
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = first_error(exc.detail)
+        response.data = error_body(f"{field}: {message}" if field else message, field)
+    elif isinstance(response.data, dict) and "detail" in response.data:
+        response.data = error_body(str(response.data["detail"]))
+    return response
+
+
+def first_error(detail: Any, path: str = "") -> tuple[str | None, str]:
+    """The first message of a DRF error tree and its field path (``players[1].name``)."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if key == "non_field_errors":
+                return first_error(value, path)
+            child = f"{path}.{key}" if path else str(key)
+            return first_error(value, child)
+    if isinstance(detail, list):
+        for k, value in enumerate(detail):
+            if isinstance(value, (dict, list)) and value:
+                child = f"{path}[{k}]" if isinstance(value, dict) else path
+                return first_error(value, child)
+            if value:
+                return first_error(value, path)
+    return (path or None), str(detail)

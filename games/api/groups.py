@@ -1,0 +1,263 @@
+"""Groups and what hangs off them: members, players, rule versions, stakes; the presets.
+
+A user sees only the groups they belong to: every queryset is filtered by membership, so
+another group's ids answer 404, never 403. Changes go through ``games.services``, which
+check the role (owners govern the group) and raise errors the API renders as
+``{"error", "field"}`` (``games.api.errors``).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, TypeVar
+
+from django.contrib.auth.models import User
+from django.db.models import Max, Model, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
+from rest_framework.views import APIView
+
+from games import services
+from games.api import serializers as s
+from games.engine import PRESETS, Rules
+from games.models import Group, Membership, PairStake, Player, RuleSet
+from games.services import ServiceError
+
+M = TypeVar("M", bound=Model)
+
+
+def member_groups(user: Any) -> QuerySet[Group]:
+    """The groups the user belongs to (none for an anonymous user)."""
+    if not user.is_authenticated:
+        return Group.objects.none()
+    return Group.objects.filter(memberships__user=user)
+
+
+def current_user(request: Request) -> User:
+    user = request.user
+    assert isinstance(user, User)  # IsAuthenticated has let only users through
+    return user
+
+
+def user_named(username: str, field: str = "username") -> User:
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        raise ServiceError(f"{field}: there is no user {username!r}", field)
+    return user
+
+
+class GroupViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet[Group],
+):
+    """The user's groups. Creating one makes the user its owner; owners change its name,
+    currency and unit value (the stakes every deal is recorded at)."""
+
+    serializer_class = s.GroupSerializer
+
+    def get_queryset(self) -> QuerySet[Group]:
+        return (
+            member_groups(self.request.user)
+            .annotate(rules_version=Max("rule_sets__version"))
+            .order_by("name", "pk")
+        )
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = dict(super().get_serializer_context())
+        if self.request.user.is_authenticated:
+            context["roles"] = dict(
+                Membership.objects.filter(user_id=self.request.user.pk).values_list(
+                    "group_id", "role"
+                )
+            )
+        return context
+
+    def _render(self, group: Group, code: int = status.HTTP_200_OK) -> Response:
+        group = self.get_queryset().get(pk=group.pk)
+        return Response(self.get_serializer(group).data, status=code)
+
+    @extend_schema(request=s.GroupCreateSerializer, responses={201: s.GroupSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.GroupCreateSerializer, request.data)
+        group = services.create_group(
+            current_user(request),
+            data["name"],
+            data["currency"],
+            data["unit_value"],
+            data.get("rules", "standard"),
+        )
+        return self._render(group, status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.GroupUpdateSerializer, responses=s.GroupSerializer)
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.GroupUpdateSerializer, request.data)
+        group = services.update_group(self.get_object(), current_user(request), **data)
+        return self._render(group)
+
+
+def validated(serializer_class: type[BaseSerializer[Any]], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class GroupScopedViewSet(viewsets.GenericViewSet[M]):
+    """For views under ``groups/<group_pk>/``: the group, 404 unless the user belongs to it."""
+
+    @cached_property
+    def group(self) -> Group:
+        return get_object_or_404(member_groups(self.request.user), pk=self.kwargs["group_pk"])
+
+    def is_schema_view(self) -> bool:
+        return bool(getattr(self, "swagger_fake_view", False))
+
+
+class MemberViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    GroupScopedViewSet[Membership],
+):
+    """The group's members and their roles; owners add, promote, demote and remove them."""
+
+    serializer_class = s.MembershipSerializer
+
+    def get_queryset(self) -> QuerySet[Membership]:
+        if self.is_schema_view():
+            return Membership.objects.none()
+        return self.group.memberships.select_related("user").order_by("joined_at", "pk")
+
+    @extend_schema(request=s.MembershipCreateSerializer, responses={201: s.MembershipSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.MembershipCreateSerializer, request.data)
+        membership = services.add_member(
+            self.group, user_named(data["username"]), data["role"], by=current_user(request)
+        )
+        return Response(self.get_serializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.MembershipUpdateSerializer, responses=s.MembershipSerializer)
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.MembershipUpdateSerializer, request.data)
+        membership = services.set_member_role(
+            self.get_object(), data["role"], by=current_user(request)
+        )
+        return Response(self.get_serializer(membership).data)
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        services.remove_member(self.get_object(), by=current_user(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    GroupScopedViewSet[Player],
+):
+    """The group's players: any member adds one (a guest, or linked to a member's user)."""
+
+    serializer_class = s.PlayerSerializer
+
+    def get_queryset(self) -> QuerySet[Player]:
+        if self.is_schema_view():
+            return Player.objects.none()
+        return self.group.players.select_related("user").order_by("name")
+
+    @extend_schema(request=s.PlayerCreateSerializer, responses={201: s.PlayerSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.PlayerCreateSerializer, request.data)
+        user = None
+        if data.get("username"):
+            user = user_named(data["username"])
+            if not self.group.memberships.filter(user=user).exists():
+                raise ServiceError(
+                    f"username: {user.username} is not a member of {self.group.name}", "username"
+                )
+        player = services.add_player(self.group, data["name"], by=current_user(request), user=user)
+        return Response(self.get_serializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class RuleSetViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    GroupScopedViewSet[RuleSet],
+):
+    """Every version of the group's rules (``current/`` is the latest). Owners add a
+    version; the engine validates it and names the bad field."""
+
+    serializer_class = s.RuleSetSerializer
+    lookup_field = "version"
+
+    def get_queryset(self) -> QuerySet[RuleSet]:
+        if self.is_schema_view():
+            return RuleSet.objects.none()
+        return self.group.rule_sets.select_related("created_by").order_by("version")
+
+    @action(detail=False)
+    def current(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(self.get_serializer(self.get_queryset().last()).data)
+
+    @extend_schema(request=s.RuleSetCreateSerializer, responses={201: s.RuleSetSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.RuleSetCreateSerializer, request.data)
+        rule_set = services.set_rules(self.group, data["spec"], by=current_user(request))
+        return Response(self.get_serializer(rule_set).data, status=status.HTTP_201_CREATED)
+
+
+class PairStakeViewSet(
+    mixins.ListModelMixin,
+    mixins.CreateModelMixin,
+    GroupScopedViewSet[PairStake],
+):
+    """Per-pair multiples of the group's unit. Owners set one by naming the two players;
+    setting a pair again replaces its multiple. Only that pair's money changes."""
+
+    serializer_class = s.PairStakeSerializer
+
+    def get_queryset(self) -> QuerySet[PairStake]:
+        if self.is_schema_view():
+            return PairStake.objects.none()
+        return self.group.pair_stakes.select_related("player_a", "player_b").order_by("pk")
+
+    @extend_schema(request=s.PairStakeCreateSerializer, responses={201: s.PairStakeSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.PairStakeCreateSerializer, request.data)
+        first, second = (self._player(name, k) for k, name in enumerate(data["players"]))
+        stake = services.set_pair_stake(
+            self.group, first, second, data["multiplier"], by=current_user(request)
+        )
+        return Response(self.get_serializer(stake).data, status=status.HTTP_201_CREATED)
+
+    def _player(self, name: str, k: int) -> Player:
+        player = self.group.players.filter(name=name).first()
+        if player is None:
+            raise ServiceError(
+                f"players[{k}]: {self.group.name} has no player named {name!r}", f"players[{k}]"
+            )
+        return player
+
+
+class PresetsView(APIView):
+    """The engine's presets, each with every option spelled out."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(responses=s.PresetSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        presets = []
+        for name in PRESETS:
+            rules = Rules.from_mapping(name)
+            presets.append({"name": name, "game": rules.game, "rules": rules.to_mapping()})
+        return Response(presets)

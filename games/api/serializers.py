@@ -1,0 +1,228 @@
+"""What the API reads and writes.
+
+Output serializers render the stored rows. Input serializers only check the shape of a
+request (types, lengths); every rule about cards and scoring is the engine's, and every
+rule about who may change what is the services'.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import (
+    Deal,
+    DealRevision,
+    Group,
+    Membership,
+    PairStake,
+    Player,
+    RuleSet,
+    Session,
+)
+
+# A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
+RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
+
+
+class GroupSerializer(serializers.ModelSerializer[Group]):
+    role = serializers.SerializerMethodField(help_text="the requesting user's role")
+    rules_version = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Group
+        fields = ("id", "name", "currency", "unit_value", "role", "rules_version", "created_at")
+        read_only_fields = fields
+
+    def get_role(self, group: Group) -> str | None:
+        roles: dict[int, str] = self.context.get("roles", {})
+        return roles.get(group.pk)
+
+    def get_rules_version(self, group: Group) -> int | None:
+        version: int | None = getattr(group, "rules_version", None)
+        return version
+
+
+class GroupCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=100)
+    currency = serializers.CharField(max_length=3, default="EUR")
+    unit_value = serializers.DecimalField(max_digits=14, decimal_places=4, default=Decimal(1))
+    rules = serializers.JSONField(required=False, help_text=RULES_HELP + "; standard if omitted")
+
+
+class GroupUpdateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=100, required=False)
+    currency = serializers.CharField(max_length=3, required=False)
+    unit_value = serializers.DecimalField(max_digits=14, decimal_places=4, required=False)
+
+
+class MembershipSerializer(serializers.ModelSerializer[Membership]):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ("id", "username", "role", "joined_at")
+        read_only_fields = fields
+
+
+class MembershipCreateSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default="member")
+
+
+class MembershipUpdateSerializer(serializers.Serializer[Any]):
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    username = serializers.CharField(
+        source="user.username", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "username")
+        read_only_fields = fields
+
+
+class PlayerCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=50)
+    username = serializers.CharField(
+        max_length=150, required=False, help_text="link the player to a member of the group"
+    )
+
+
+class RuleSetSerializer(serializers.ModelSerializer[RuleSet]):
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+
+    class Meta:
+        model = RuleSet
+        fields = ("version", "spec", "rules", "created_by", "created_at")
+        read_only_fields = fields
+
+
+class RuleSetCreateSerializer(serializers.Serializer[Any]):
+    spec = serializers.JSONField(help_text=RULES_HELP)
+
+
+class PairStakeSerializer(serializers.ModelSerializer[PairStake]):
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PairStake
+        fields = ("id", "players", "multiplier")
+        read_only_fields = fields
+
+    def get_players(self, stake: PairStake) -> list[str]:
+        return [stake.player_a.name, stake.player_b.name]
+
+
+class PairStakeCreateSerializer(serializers.Serializer[Any]):
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=50),
+        min_length=2,
+        max_length=2,
+        help_text="the two players' names",
+    )
+    multiplier = serializers.DecimalField(max_digits=14, decimal_places=4)
+
+
+class SessionSerializer(serializers.ModelSerializer[Session]):
+    players = serializers.SerializerMethodField(help_text="names in seat order")
+    rules_version = serializers.IntegerField(source="rule_set.version", read_only=True)
+
+    class Meta:
+        model = Session
+        fields = (
+            "id",
+            "group",
+            "game",
+            "date",
+            "place",
+            "notes",
+            "status",
+            "players",
+            "rules_version",
+            "rules_override",
+            "rules",
+            "target_score",
+            "created_at",
+            "closed_at",
+        )
+        read_only_fields = fields
+
+    def get_players(self, session: Session) -> list[str]:
+        return [seat.player.name for seat in session.seats.all()]
+
+
+class SessionCreateSerializer(serializers.Serializer[Any]):
+    group = serializers.IntegerField()
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=50),
+        min_length=2,
+        max_length=4,
+        help_text="2 to 4 of the group's player names, in seat order",
+    )
+    game = serializers.ChoiceField(choices=Session.Game.choices, required=False)
+    rules_override = serializers.JSONField(required=False, help_text=RULES_HELP)
+    target_score = serializers.DecimalField(max_digits=14, decimal_places=4, required=False)
+    date = serializers.DateField(required=False)
+    place = serializers.CharField(max_length=100, required=False, default="")
+    notes = serializers.CharField(required=False, default="", allow_blank=True)
+
+
+class DealRevisionSerializer(serializers.ModelSerializer[DealRevision]):
+    changed_by = serializers.CharField(source="changed_by.username", read_only=True, default=None)
+
+    class Meta:
+        model = DealRevision
+        fields = ("version", "action", "reason", "changed_by", "changed_at", "request", "result")
+        read_only_fields = fields
+
+
+class DealSerializer(serializers.ModelSerializer[Deal]):
+    players = serializers.JSONField(source="request.players", read_only=True)
+    stakes = serializers.JSONField(source="request.stakes", read_only=True, default=None)
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    revisions = DealRevisionSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Deal
+        fields = (
+            "id",
+            "session",
+            "number",
+            "status",
+            "version",
+            "players",
+            "stakes",
+            "rules",
+            "result",
+            "idempotency_key",
+            "created_by",
+            "created_at",
+            "updated_at",
+            "revisions",
+        )
+        read_only_fields = fields
+
+
+class DealInputSerializer(serializers.Serializer[Any]):
+    """A deal's ``players`` go to the engine as they are: it names any bad card itself."""
+
+    players = serializers.JSONField(
+        help_text="the score request's players: name plus rows, surrender, natural, or cards"
+    )
+    reason = serializers.CharField(required=False, default="", allow_blank=True)
+
+
+class VoidSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(required=False, default="", allow_blank=True)
+
+
+class PresetSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    game = serializers.CharField()
+    rules = serializers.JSONField()

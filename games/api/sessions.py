@@ -1,0 +1,169 @@
+"""Sessions (nights) and their deals.
+
+Deals are recorded, edited and voided through ``games.services``, which score them with the
+engine under the session's stored rules. A retried ``POST`` with the same
+``Idempotency-Key`` header gets the deal it already recorded (200) instead of a second one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import services
+from games.api import serializers as s
+from games.api.groups import current_user, member_groups, validated
+from games.models import Deal, DealRevision, Player, Session, SessionSeat
+from games.services import ServiceError
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="a key unique to this deal (at most 100 characters): a retried request"
+    " with the same key returns the deal already recorded instead of recording it again",
+)
+
+
+class SessionFilter(django_filters.FilterSet):
+    """``?date_after=&date_before=`` (inclusive), ``?player=ID``, ``?game=``, ``?group=ID``."""
+
+    date = django_filters.DateFromToRangeFilter()
+    player = django_filters.NumberFilter(field_name="seats__player", label="seated player id")
+
+    class Meta:
+        model = Session
+        fields = ("group", "game", "status", "date", "player")
+
+
+class SessionViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet[Session],
+):
+    """Nights of the user's groups. Any member starts one and closes it; closed sessions
+    are read-only."""
+
+    serializer_class = s.SessionSerializer
+    filterset_class = SessionFilter
+
+    def get_queryset(self) -> QuerySet[Session]:
+        return (
+            Session.objects.filter(group__in=member_groups(self.request.user))
+            .select_related("rule_set")
+            .prefetch_related(
+                Prefetch("seats", SessionSeat.objects.select_related("player").order_by("seat"))
+            )
+            .distinct()
+        )
+
+    @extend_schema(request=s.SessionCreateSerializer, responses={201: s.SessionSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.SessionCreateSerializer, request.data)
+        group = get_object_or_404(member_groups(request.user), pk=data.pop("group"))
+        players = [
+            seat_player(group.players.all(), name, k) for k, name in enumerate(data.pop("players"))
+        ]
+        session = services.start_session(group, players, current_user(request), **data)
+        return Response(
+            self.get_serializer(self.get_queryset().get(pk=session.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(request=None, responses=s.SessionSerializer)
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        session = services.close_session(self.get_object(), current_user(request))
+        return Response(self.get_serializer(self.get_queryset().get(pk=session.pk)).data)
+
+
+def seat_player(players: QuerySet[Player], name: str, k: int) -> Player:
+    player = players.filter(name=name).first()
+    if player is None:
+        raise ServiceError(
+            f"players[{k}]: no player of the group is named {name!r}", f"players[{k}]"
+        )
+    return player
+
+
+class DealViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet[Deal],
+):
+    """A session's deals, numbered from 1, with every earlier version under ``revisions``.
+
+    ``POST`` records a deal, ``PUT``/``PATCH`` corrects it (rescored; the previous version
+    is kept), ``POST .../void/`` voids it (owners only; it stays listed as void).
+    """
+
+    serializer_class = s.DealSerializer
+    lookup_field = "number"
+
+    @property
+    def session(self) -> Session:
+        if not hasattr(self, "_session"):
+            sessions = Session.objects.filter(group__in=member_groups(self.request.user))
+            self._session = get_object_or_404(
+                sessions.select_related("group"), pk=self.kwargs["session_pk"]
+            )
+        return self._session
+
+    def get_queryset(self) -> QuerySet[Deal]:
+        if getattr(self, "swagger_fake_view", False):  # drf-spectacular's schema pass
+            return Deal.objects.none()
+        revisions = DealRevision.objects.select_related("changed_by").order_by("version")
+        return (
+            self.session.deals.select_related("created_by")
+            .prefetch_related(Prefetch("revisions", revisions))
+            .order_by("number")
+        )
+
+    def _render(self, deal: Deal, code: int = status.HTTP_200_OK) -> Response:
+        return Response(self.get_serializer(self.get_queryset().get(pk=deal.pk)).data, status=code)
+
+    @extend_schema(
+        request=s.DealInputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: s.DealSerializer, 200: s.DealSerializer},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None:
+            if len(key) > 100:
+                raise ServiceError("Idempotency-Key: at most 100 characters", "Idempotency-Key")
+            replay = self.session.deals.filter(idempotency_key=key).first()
+            if replay is not None:
+                return self._render(replay)
+        data = validated(s.DealInputSerializer, request.data)
+        deal = services.record_deal(self.session, data["players"], current_user(request), key)
+        return self._render(deal, status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.DealInputSerializer, responses=s.DealSerializer)
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.DealInputSerializer, request.data)
+        deal = services.edit_deal(
+            self.get_object(), data["players"], current_user(request), reason=data["reason"]
+        )
+        return self._render(deal)
+
+    @extend_schema(request=s.DealInputSerializer, responses=s.DealSerializer)
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.update(request, *args, **kwargs)
+
+    @extend_schema(request=s.VoidSerializer, responses=s.DealSerializer)
+    @action(detail=True, methods=["post"])
+    def void(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.VoidSerializer, request.data)
+        deal = services.void_deal(self.get_object(), current_user(request), reason=data["reason"])
+        return self._render(deal)
