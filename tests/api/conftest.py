@@ -26,17 +26,17 @@ def client_for(user: User) -> APIClient:
 
 @pytest.fixture
 def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="alice-secret-17")
+    return User.objects.create_user("alice")
 
 
 @pytest.fixture
 def bob(db: None) -> User:
-    return User.objects.create_user("bob", password="bob-secret-17")
+    return User.objects.create_user("bob")
 
 
 @pytest.fixture
 def mallory(db: None) -> User:
-    return User.objects.create_user("mallory", password="mallory-secret-17")
+    return User.objects.create_user("mallory")
 
 
 @pytest.fixture
