@@ -43,6 +43,7 @@ __all__ = [
     "Amounts",
     "DealNotActive",
     "NotAllowed",
+    "Recorded",
     "RunningTotal",
     "ServiceError",
     "SessionClosed",
@@ -55,6 +56,7 @@ __all__ = [
     "fantasyland",
     "pair_matrix",
     "record_deal",
+    "record_or_replay",
     "remove_member",
     "running_totals",
     "set_member_role",
@@ -366,13 +368,28 @@ def record_deal(
     The session row is locked while the next number is taken, so concurrent entries queue;
     the unique (session, number) constraint is the backstop.
     """
+    return record_or_replay(session, request_players, by, idempotency_key).deal
+
+
+class Recorded(NamedTuple):
+    deal: Deal
+    created: bool  # False: the idempotency key had already recorded this deal
+
+
+def record_or_replay(
+    session: Session,
+    request_players: Sequence[Mapping[str, Any]],
+    by: User,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    """``record_deal``, also telling whether this call recorded the deal or replayed it."""
     require_member(by, session.group)
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         if idempotency_key is not None:
             existing = locked.deals.filter(idempotency_key=idempotency_key).first()
             if existing is not None:
-                return existing
+                return Recorded(existing, created=False)
         if not locked.is_open:
             raise SessionClosed(f"session {locked.pk} is closed: no more deals")
         seated = _seated(locked)
@@ -392,7 +409,7 @@ def record_deal(
         )
         _write_ledger(deal, result, seated)
         _close_at_target(locked)
-    return deal
+    return Recorded(deal, created=True)
 
 
 def edit_deal(

@@ -139,15 +139,13 @@ class DealViewSet(
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get("Idempotency-Key") or None
-        if key is not None:
-            if len(key) > 100:
-                raise ServiceError("Idempotency-Key: at most 100 characters", "Idempotency-Key")
-            replay = self.session.deals.filter(idempotency_key=key).first()
-            if replay is not None:
-                return self._render(replay)
+        if key is not None and len(key) > 100:
+            raise ServiceError("Idempotency-Key: at most 100 characters", "Idempotency-Key")
         data = validated(s.DealInputSerializer, request.data)
-        deal = services.record_deal(self.session, data["players"], current_user(request), key)
-        return self._render(deal, status.HTTP_201_CREATED)
+        deal, created = services.record_or_replay(
+            self.session, data["players"], current_user(request), key
+        )
+        return self._render(deal, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
     @extend_schema(request=s.DealInputSerializer, responses=s.DealSerializer)
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
