@@ -35,6 +35,7 @@ lint: venv
 
 bench: venv
 	$(PY) benchmarks/engine.py
+	$(PY) benchmarks/ledger.py
 
 format: venv
 	$(BIN)/ruff format .

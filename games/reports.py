@@ -15,13 +15,14 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db import connection, transaction
+from django.db.models import Case, Count, DecimalField, F, Q, QuerySet, Sum, Value, When
 
 from games.engine import ScoreError, score_request
 from games.engine.rules import decimal_text
@@ -55,6 +56,7 @@ __all__ = [
 ]
 
 ZERO = Decimal(0)
+ROWS = ("front", "middle", "back")
 EXPORT_FORMAT = "scorekeeper-group/1"
 
 
@@ -106,9 +108,8 @@ def _nets(pairs: Mapping[tuple[int, int], tuple[Decimal, Decimal]]) -> dict[int,
     return net
 
 
-def _counts(results: Iterable[tuple[Any, Any]], names: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """Fouls, scoops, royalties and naturals per player, from stored (players, pairs)."""
-    counts: dict[str, dict[str, Any]] = {
+def _no_counts(names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    return {
         name: {
             "deals": 0,
             "fouls": 0,
@@ -120,6 +121,81 @@ def _counts(results: Iterable[tuple[Any, Any]], names: Iterable[str]) -> dict[st
         }
         for name in names
     }
+
+
+def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Deals, fouls, surrenders, scoops, naturals and royalties per player (active deals).
+
+    On SQLite and PostgreSQL the database picks the few values counted out of each stored
+    result (one small array per deal), so that 10,000 results are never decoded whole in
+    Python. Criss Cross results, which nest each hand, and other databases are read whole.
+    """
+    if connection.vendor not in _SLIM_SQL or session.rules.get("criss_cross"):
+        active = session.deals.filter(status=Deal.Status.ACTIVE).order_by()
+        return _counts_in_python(active.values_list("result__players", "result__pairs"), names)
+    sql = _SLIM_SQL[connection.vendor].format(deal=Deal._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (session.pk, Deal.Status.ACTIVE))
+        counts = _no_counts(names)
+        _count_slim((json.loads(v) if isinstance(v, str) else v for (v,) in cursor), counts)
+    return counts
+
+
+# The values of a result that the counts read: per player (at most four) its name, the
+# three flags and each row's royalty; per pair (at most six) who scooped.
+_PLAYER_PATHS = (
+    "name",
+    "fouled",
+    "surrendered",
+    "natural",
+    *(f"rows.{row}.royalty" for row in ROWS),
+)
+_SLIM_PATHS = tuple(f"players.{k}.{path}" for k in range(4) for path in _PLAYER_PATHS) + tuple(
+    f"pairs.{k}.scoop" for k in range(6)
+)
+_WHERE = " FROM {deal} WHERE session_id = %s AND status = %s"
+_SLIM_SQL = {
+    "sqlite": "SELECT json_extract(result, "
+    + ", ".join(
+        "'$" + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in path.split(".")) + "'"
+        for path in _SLIM_PATHS
+    )
+    + ")"
+    + _WHERE,
+    "postgresql": "SELECT jsonb_build_array("
+    + ", ".join("result #> '{{" + path.replace(".", ",") + "}}'" for path in _SLIM_PATHS)
+    + ")"
+    + _WHERE,
+}
+
+
+def _count_slim(rows: Iterable[Sequence[Any]], counts: dict[str, dict[str, Any]]) -> None:
+    """Add the values ``_SLIM_PATHS`` picked from each result to ``counts``."""
+    size = len(_PLAYER_PATHS)
+    for values in rows:
+        for k in range(0, 4 * size, size):
+            mine = counts.get(values[k])
+            if mine is None:  # no player k at this deal
+                continue
+            _, fouled, surrendered, natural, *royalties = values[k : k + size]
+            mine["deals"] += 1
+            mine["fouls"] += fouled is True
+            mine["surrenders"] += surrendered is True
+            mine["naturals"] += natural is not None
+            for royalty in royalties:
+                if royalty is not None and royalty != "0":
+                    mine["royalties"] += Decimal(royalty)
+                    mine["royalty_rows"] += 1
+        for scoop in values[4 * size :]:
+            if scoop in counts:
+                counts[scoop]["scoops"] += 1
+
+
+def _counts_in_python(
+    results: Iterable[tuple[Any, Any]], names: Iterable[str]
+) -> dict[str, dict[str, Any]]:
+    """``_counts`` from decoded (players, pairs) of each active deal's result."""
+    counts = _no_counts(names)
     for players, pairs in results:
         for player in players:
             mine = counts.get(player["name"])
@@ -169,25 +245,15 @@ def session_summary(session: Session) -> dict[str, Any]:
         matrix[name_of[a]][name_of[b]] = {"units": units, "money": money}
         matrix[name_of[b]][name_of[a]] = {"units": -units, "money": -money}
 
-    numbers = dict(session.deals.values_list("number", "status"))
-    active = session.deals.filter(status=Deal.Status.ACTIVE)
-    counts = _counts(active.values_list("result__players", "result__pairs").order_by(), names)
-
-    running: list[dict[str, Any]] = []
-    totals = dict.fromkeys(name_of, ZERO)
-    current = None
-    rows = ledger.order_by("deal__number").values_list(
-        "deal__number", "player_a_id", "player_b_id", "units"
+    deals = session.deals.aggregate(
+        active=Count("pk", filter=Q(status=Deal.Status.ACTIVE)),
+        void=Count("pk", filter=Q(status=Deal.Status.VOID)),
     )
-    for number, a, b, units in rows:
-        if number != current:
-            if current is not None:
-                running.append({"deal": current, "units": _named(totals, name_of)})
-            current = number
-        totals[a] += units
-        totals[b] -= units
-    if current is not None:
-        running.append({"deal": current, "units": _named(totals, name_of)})
+    void = []
+    if deals["void"]:
+        void = list(session.deals.filter(status=Deal.Status.VOID).values_list("number", flat=True))
+    counts = _counts(session, names)
+    running = _running(ledger, name_of)
 
     players = []
     for player in seated:
@@ -202,16 +268,43 @@ def session_summary(session: Session) -> dict[str, Any]:
         "date": session.date,
         "status": session.status,
         "currency": session.group.currency,
-        "deals": sum(1 for status in numbers.values() if status == Deal.Status.ACTIVE),
-        "void_deals": sorted(n for n, status in numbers.items() if status == Deal.Status.VOID),
+        "deals": deals["active"],
+        "void_deals": sorted(void),
         "players": players,
         "pairs": matrix,
         "running": running,
     }
 
 
-def _named(totals: Mapping[int, Decimal], name_of: Mapping[int, str]) -> dict[str, Decimal]:
-    return {name_of[pk]: amount for pk, amount in totals.items()}
+def _running(ledger: QuerySet[LedgerEntry], name_of: Mapping[int, str]) -> list[dict[str, Any]]:
+    """Every seated player's cumulative units after each active deal.
+
+    The database sums each deal's rows into one row per deal, a column per player.
+    """
+    amount = DecimalField(max_digits=14, decimal_places=4)
+    columns = {
+        f"p{pk}": Sum(
+            Case(
+                When(player_a_id=pk, then=F("units")),
+                When(player_b_id=pk, then=-F("units")),
+                default=Value(ZERO),
+                output_field=amount,
+            )
+        )
+        for pk in name_of
+    }
+    rows = (
+        ledger.values("deal__number")
+        .annotate(**columns)
+        .order_by("deal__number")
+        .values_list("deal__number", *columns)
+    )
+    totals = [ZERO] * len(name_of)
+    running = []
+    for number, *deltas in rows:
+        totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
+        running.append({"deal": number, "units": dict(zip(name_of.values(), totals, strict=True))})
+    return running
 
 
 def settlement(session: Session) -> dict[str, Any]:

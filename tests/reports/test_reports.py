@@ -260,10 +260,35 @@ def test_summary_queries_do_not_grow_with_deals(
     session: Session, bob_user: User, django_assert_max_num_queries: Any
 ) -> None:
     record(session, bob_user, 2)
-    with django_assert_max_num_queries(6) as few:
+    with django_assert_max_num_queries(10) as few:
         reports.session_summary(session)
     record(session, bob_user, 30)
     with django_assert_max_num_queries(len(few.captured_queries)):
         summary = reports.session_summary(session)
     assert summary["deals"] == 32
     assert summary["players"][0]["units"] == D(-8 * 32)
+
+
+def test_counts_in_the_database_match_counts_over_whole_results(
+    night: Session, group: Group, players: dict[str, Player], ann_user: User, bob_user: User
+) -> None:
+    # A royalty deal and a Big Two night as well: results without rows or scoops.
+    test_royalties_are_summed_and_counted(group, players, ann_user)
+    seats = [players["Ann"], players["Bob"], players["Cy"]]
+    big_two = services.start_session(group, seats, ann_user, game="big-two")
+    services.record_deal(
+        big_two,
+        [
+            {"name": "Ann", "cards_left": 0},
+            {"name": "Bob", "cards_left": 5},
+            {"name": "Cy", "cards_left": 3},
+        ],
+        bob_user,
+    )
+    for session in group.sessions.all():
+        names = [seat.player.name for seat in session.seats.all()]
+        active = session.deals.filter(status="active")
+        whole = active.values_list("result__players", "result__pairs")
+
+        assert reports._counts(session, names) == reports._counts_in_python(whole, names)
+    assert [p["deals"] for p in reports.session_summary(big_two)["players"]] == [1, 1, 1]
