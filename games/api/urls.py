@@ -2,6 +2,7 @@ from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from games.api import reports
 from games.api.groups import (
     GroupViewSet,
     MemberViewSet,
@@ -30,5 +31,11 @@ urlpatterns = [
     path("score/", ScoreView.as_view(), name="score"),
     path("auth/token/", obtain_auth_token, name="token"),
     path("presets/", PresetsView.as_view(), name="presets"),
+    path("sessions/<int:pk>/summary/", reports.session_summary, name="session-summary"),
+    path("sessions/<int:pk>/settlement/", reports.session_settlement, name="session-settlement"),
+    path("groups/<int:pk>/ledger/", reports.group_ledger, name="group-ledger"),
+    path("groups/<int:pk>/standings/", reports.group_standings, name="group-standings"),
+    path("groups/<int:pk>/export/", reports.group_export, name="group-export"),
+    path("groups/<int:pk>/import/", reports.group_import, name="group-import"),
     *router.urls,
 ]

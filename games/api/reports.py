@@ -1,0 +1,166 @@
+"""Reports: a session's summary and settlement, a player's ledger against each opponent
+(JSON or CSV), a group's standings, and the export and import of a group's history.
+
+Read-only except the import. Like every other view, they see only the user's groups:
+another group's session or group id answers 404. Amounts are decimal strings.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, renderer_classes
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import reports
+from games.api.groups import current_user, member_groups, validated
+from games.models import Deal, Group, Session
+from games.services import ServiceError
+
+
+class CSVRenderer(BaseRenderer):
+    """``text/csv``, chosen with ``?format=csv`` or ``Accept: text/csv``."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Any = None,
+    ) -> bytes:
+        if not isinstance(data, str):  # an error: still readable, as JSON text
+            data = json.dumps(data)
+        return data.encode(self.charset)
+
+
+class DateRange(serializers.Serializer[Any]):
+    date_from = serializers.DateField(required=False)
+    date_to = serializers.DateField(required=False)
+
+
+class LedgerQuery(DateRange):
+    player = serializers.IntegerField()
+    session = serializers.IntegerField(required=False)
+
+
+DATE_PARAMETERS = [
+    OpenApiParameter("date_from", OpenApiTypes.DATE, description="sessions on or after"),
+    OpenApiParameter("date_to", OpenApiTypes.DATE, description="sessions on or before"),
+]
+
+
+def user_session(request: Request, pk: int) -> Session:
+    sessions = Session.objects.filter(group__in=member_groups(request.user))
+    return get_object_or_404(sessions.select_related("group"), pk=pk)
+
+
+def user_group(request: Request, pk: int) -> Group:
+    return get_object_or_404(member_groups(request.user), pk=pk)
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def session_summary(request: Request, pk: int) -> Response:
+    """Totals per player (units, money), the pair matrix, fouls, scoops, royalties and
+    naturals per player, and everyone's running total after each deal; void deals listed."""
+    return Response(reports.jsonable(reports.session_summary(user_session(request, pk))))
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def session_settlement(request: Request, pk: int) -> Response:
+    """Who pays whom: the fewest transfers that settle everyone's net, and pair by pair."""
+    return Response(reports.jsonable(reports.settlement(user_session(request, pk))))
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("player", OpenApiTypes.INT, required=True, description="player id"),
+        OpenApiParameter("session", OpenApiTypes.INT, description="one session only"),
+        *DATE_PARAMETERS,
+        OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]),
+    ],
+    responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+)
+@api_view(["GET"])
+@renderer_classes([JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
+def group_ledger(request: Request, pk: int) -> Response:
+    """One player against each opponent, deal by deal, with running balances: over one
+    session or a date range of sessions. ``?format=csv`` gives one row per deal per
+    opponent."""
+    group = user_group(request, pk)
+    query = validated(LedgerQuery, request.query_params)
+    player = group.players.filter(pk=query["player"]).first()
+    if player is None:
+        raise ServiceError(f"player: {group.name} has no player {query['player']}", "player")
+    session = None
+    if "session" in query:
+        session = group.sessions.filter(pk=query["session"]).first()
+        if session is None:
+            raise ServiceError(
+                f"session: {group.name} has no session {query['session']}", "session"
+            )
+    options: dict[str, Any] = {
+        "session": session,
+        "date_from": query.get("date_from"),
+        "date_to": query.get("date_to"),
+    }
+    if request.accepted_renderer.format == CSVRenderer.format:
+        filename = f"ledger-{group.pk}-{player.name}.csv".replace('"', "")
+        return Response(
+            reports.opponent_ledger_csv(group, player, **options),
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+    return Response(reports.jsonable(reports.opponent_ledger(group, player, **options)))
+
+
+@extend_schema(parameters=DATE_PARAMETERS, responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def group_standings(request: Request, pk: int) -> Response:
+    """Every player's totals across the group's sessions (or a date range of them), deals
+    played and average units per deal."""
+    group = user_group(request, pk)
+    query = validated(DateRange, request.query_params)
+    standings = reports.group_standings(group, query.get("date_from"), query.get("date_to"))
+    return Response(reports.jsonable(standings))
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def group_export(request: Request, pk: int) -> Response:
+    """The group's whole history as one JSON file, for ``import`` into an empty group."""
+    group = user_group(request, pk)
+    return Response(
+        reports.export_group(group),
+        headers={"Content-Disposition": f'attachment; filename="group-{group.pk}.json"'},
+    )
+
+
+@extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+@api_view(["POST"])
+def group_import(request: Request, pk: int) -> Response:
+    """Owners only: rebuild an exported history into this group, which must be empty (no
+    players, no sessions). Every deal is re-scored and must give its stored result."""
+    group = user_group(request, pk)
+    if not isinstance(request.data, dict):
+        raise ServiceError("the body must be a JSON object: a group export")
+    restored = reports.import_group(request.data, group, current_user(request))
+    return Response(
+        {
+            "group": restored.pk,
+            "players": restored.players.count(),
+            "sessions": restored.sessions.count(),
+            "deals": Deal.objects.filter(session__group=restored).count(),
+        },
+        status=status.HTTP_201_CREATED,
+    )
