@@ -68,7 +68,15 @@ def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(map(TEXT_OF.__getitem__, cards))
 
 
-def _token_error(token: str, chunk: str, where: str, field: str | None) -> ScoreError:
+class CardError(ScoreError):
+    """Text that is not cards; ``reason`` is the message without the place."""
+
+    def __init__(self, where: str, reason: str, field: str | None) -> None:
+        super().__init__(f"{where}: {reason}", field)
+        self.reason = reason
+
+
+def _token_error(token: str, chunk: str, where: str, field: str | None) -> CardError:
     rank_text = "10" if token.startswith("10") else token[:1]
     suit_text = token[len(rank_text) :]
     if rank_text != "10" and rank_text not in _RANK_INPUTS:
@@ -77,7 +85,7 @@ def _token_error(token: str, chunk: str, where: str, field: str | None) -> Score
         reason = f"{token!r} has no suit"
     else:
         reason = f"unknown suit {suit_text!r} in {chunk!r}"
-    return ScoreError(f"{where}: {reason}", field)
+    return CardError(where, reason, field)
 
 
 def parse_cards(

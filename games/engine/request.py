@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import chain
 from typing import Any, Final, NamedTuple
 
 from .bigtwo import BigTwoResult, Leftover, score_big_two
-from .cards import Card, card_text, cards_text, parse_cards
+from .cards import Card, CardError, card_text, cards_text, parse_cards
 from .errors import ScoreError
 from .naturals import holds_natural
 from .ranking import five_card_evaluator
@@ -64,8 +65,8 @@ class _Cards:
         self.parts.append((cards, who, place, path))
 
     def check(self) -> None:
-        every = [card for part in self.parts for card in part[0]]
-        if len(set(every)) == len(every):
+        hands = [part[0] for part in self.parts]
+        if len(set(chain.from_iterable(hands))) == sum(map(len, hands)):
             return
         seen: dict[Card, str] = {}
         for cards, who, place, path in self.parts:
@@ -123,7 +124,10 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
             if surrender:
                 continue
             raise ScoreError(f"{who}: the {row} row is missing", f"{path}.{row}")
-        cards = parse_cards(text, f"{who}, {row}", f"{path}.{row}")
+        try:
+            cards = parse_cards(text)
+        except CardError as error:  # name the place only when it is needed
+            raise ScoreError(f"{who}, {row}: {error.reason}", f"{path}.{row}") from None
         if len(cards) != size:
             raise ScoreError(
                 f"{who}, {row}: {len(cards)} cards given ({cards_text(cards)}), "
