@@ -212,7 +212,7 @@ class RuleSetViewSet(
     @extend_schema(request=s.RuleSetCreateSerializer, responses={201: s.RuleSetSerializer})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = validated(s.RuleSetCreateSerializer, request.data)
-        rule_set = services.set_rules(self.group, data["spec"], by=current_user(request))
+        rule_set = services.set_rules(self.group, data["rules"], by=current_user(request))
         return Response(self.get_serializer(rule_set).data, status=status.HTTP_201_CREATED)
 
 

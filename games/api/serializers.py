@@ -12,6 +12,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.engine.rules import decimal_text
 from games.models import (
     Deal,
     DealRevision,
@@ -27,7 +28,18 @@ from games.models import (
 RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
 
 
+class DecimalText(serializers.Field[Decimal, Any, str, Any]):
+    """A stored decimal as the engine writes it: ``"0.5"``, ``"5"`` (never ``"0.5000"``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value: Decimal) -> str:
+        return decimal_text(value)
+
+
 class GroupSerializer(serializers.ModelSerializer[Group]):
+    unit_value = DecimalText(help_text="what one unit is worth, in the group's currency")
     role = serializers.SerializerMethodField(help_text="the requesting user's role")
     rules_version = serializers.SerializerMethodField()
 
@@ -104,11 +116,12 @@ class RuleSetSerializer(serializers.ModelSerializer[RuleSet]):
 
 
 class RuleSetCreateSerializer(serializers.Serializer[Any]):
-    spec = serializers.JSONField(help_text=RULES_HELP)
+    rules = serializers.JSONField(help_text=RULES_HELP)
 
 
 class PairStakeSerializer(serializers.ModelSerializer[PairStake]):
     players = serializers.SerializerMethodField()
+    multiplier = DecimalText()
 
     class Meta:
         model = PairStake
@@ -131,6 +144,7 @@ class PairStakeCreateSerializer(serializers.Serializer[Any]):
 
 class SessionSerializer(serializers.ModelSerializer[Session]):
     players = serializers.SerializerMethodField(help_text="names in seat order")
+    target_score = DecimalText(allow_null=True)
     rules_version = serializers.IntegerField(source="rule_set.version", read_only=True)
 
     class Meta:
