@@ -1,0 +1,241 @@
+"""API benchmark: recording deals over HTTP (prints figures, asserts nothing).
+
+Starts the service in a child process on a throw-away database (SQLite in a temporary
+file; PostgreSQL when DATABASE_URL names one, in a database of its own that is dropped
+afterwards), with gunicorn when it is installed (else Django's threaded runserver),
+then through the REST API: one client records deals one after another (latency median
+and p95), then several clients record at once, into one shared session and into a
+session each (deals per second). Targets: median under 15 ms per deal.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from engine import percentile, random_request  # noqa: E402
+
+NAMES = ("Ann", "Bob", "Cy", "Di")
+SEQUENTIAL = 300
+CLIENTS = 8
+PER_CLIENT = 50
+
+
+@contextmanager
+def throwaway_database() -> Iterator[str]:
+    """A DATABASE_URL for an empty database that is removed afterwards."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        with tempfile.TemporaryDirectory() as tmp:
+            yield f"sqlite:///{tmp}/bench.sqlite3"
+        return
+    import psycopg
+
+    parts = urlsplit(url)
+    name = f"scorekeeper_bench_api_{secrets.token_hex(4)}"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Client:
+    def __init__(self, base: str, token: str) -> None:
+        self.base = base
+        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+
+    def post(self, path: str, body: Any, **headers: str) -> tuple[int, Any]:
+        request = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            headers={**self.headers, **headers},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            text = error.read().decode(errors="replace")
+            try:
+                return error.code, json.loads(text)
+            except ValueError:  # an HTML error page
+                return error.code, text[:200]
+
+    def get(self, path: str) -> Any:
+        request = urllib.request.Request(self.base + path, headers=self.headers)
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+
+def start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen[bytes], str]:
+    if importlib.util.find_spec("gunicorn"):
+        command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", "2"]
+        command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
+        kind = "gunicorn, 2 workers"
+    else:
+        command = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
+        kind = "runserver (threaded)"
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server, kind
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("the server did not start")
+
+
+def deal_players(rng: random.Random) -> list[dict[str, Any]]:
+    players: list[dict[str, Any]] = random_request(rng)["players"]
+    return players
+
+
+def main() -> None:
+    with throwaway_database() as database_url:
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "ALLOWED_HOSTS": "127.0.0.1",
+        }
+        env.pop("CELERY_BROKER_URL", None)
+        manage = [sys.executable, "manage.py"]
+        subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+        made = subprocess.run(
+            [*manage, "shell", "-c", TOKEN_SCRIPT],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            text=True,
+            capture_output=True,
+        )
+        token = made.stdout.strip().splitlines()[-1]
+        port = free_port()
+        server, kind = start_server(env, port)
+        try:
+            run(Client(f"http://127.0.0.1:{port}/api/v1", token), database_url, kind)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+TOKEN_SCRIPT = """
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+user = User.objects.create_user("bench", password="bench")
+print(Token.objects.create(user=user).key)
+"""
+
+
+def new_session(client: Client, group: int) -> int:
+    status, session = client.post("/sessions/", {"group": group, "players": list(NAMES)})
+    assert status == 201, session
+    return int(session["id"])
+
+
+def run(client: Client, database_url: str, kind: str) -> None:
+    rng = random.Random(2026)
+    status, group = client.post(
+        "/groups/", {"name": "Bench night", "unit_value": "0.5", "rules": "classic-1-6"}
+    )
+    assert status == 201, group
+    for name in NAMES:
+        client.post(f"/groups/{group['id']}/players/", {"name": name})
+    session = new_session(client, group["id"])
+    database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
+    print(f"recording deals through the REST API ({kind}, {database})")
+
+    for _ in range(10):  # warm up the workers
+        client.post(f"/sessions/{session}/deals/", {"players": deal_players(rng)})
+    timings = []
+    for _ in range(SEQUENTIAL):
+        body = {"players": deal_players(rng)}
+        start = time.perf_counter()
+        status, answer = client.post(f"/sessions/{session}/deals/", body)
+        timings.append(time.perf_counter() - start)
+        assert status == 201, answer
+    print(
+        f"  one client, {SEQUENTIAL} deals: median {statistics.median(timings) * 1e3:.1f} ms,"
+        f" p95 {percentile(timings, 0.95) * 1e3:.1f} ms (target: median under 15 ms)"
+    )
+
+    shared = new_session(client, group["id"])
+    own = [new_session(client, group["id"]) for _ in range(CLIENTS)]
+    for label, sessions in (("one shared session", [shared] * CLIENTS), ("a session each", own)):
+        bodies = [[deal_players(rng) for _ in range(PER_CLIENT)] for _ in range(CLIENTS)]
+        seconds, failures = record_at_once(client, sessions, bodies)
+        total = CLIENTS * PER_CLIENT
+        numbers = [deal["number"] for s in set(sessions) for deal in all_deals(client, s)]
+        print(
+            f"  {CLIENTS} clients x {PER_CLIENT} deals into {label}: {total / seconds:.0f} deals/s"
+            f" ({seconds:.1f} s; {len(failures)} failures; {len(numbers)} deals stored)"
+        )
+
+
+def record_at_once(
+    client: Client, sessions: list[int], bodies: list[list[Any]]
+) -> tuple[float, list[Any]]:
+    """Client k records bodies[k] into sessions[k], all clients at once."""
+    failures: list[Any] = []
+
+    def record(k: int) -> None:
+        for n, players in enumerate(bodies[k]):
+            status, answer = client.post(
+                f"/sessions/{sessions[k]}/deals/",
+                {"players": players},
+                **{"Idempotency-Key": f"client-{k}:{n}"},
+            )
+            if status != 201:
+                failures.append((status, answer))
+
+    threads = [threading.Thread(target=record, args=(k,)) for k in range(len(sessions))]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - start, failures
+
+
+def all_deals(client: Client, session: int) -> Iterator[dict[str, Any]]:
+    page: str | None = f"/sessions/{session}/deals/"
+    while page:
+        answer = client.get(page)
+        yield from answer["results"]
+        page = answer["next"].removeprefix(client.base) if answer["next"] else None
+
+
+if __name__ == "__main__":
+    main()
