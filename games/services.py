@@ -66,6 +66,7 @@ __all__ = [
     "start_session",
     "target_reached",
     "update_group",
+    "update_session",
     "void_deal",
 ]
 
@@ -326,6 +327,27 @@ def _session_spec(
 
 def _spec_mapping(spec: str | Mapping[str, Any]) -> dict[str, Any]:
     return {"preset": spec} if isinstance(spec, str) else dict(spec)
+
+
+def update_session(
+    session: Session,
+    by: User,
+    *,
+    date: datetime.date | None = None,
+    place: str | None = None,
+    notes: str | None = None,
+) -> Session:
+    """Members correct an open session's date, place or notes; its seats and rules stay."""
+    changes: dict[str, Any] = {"date": date, "place": place, "notes": notes}
+    changes = {field: value for field, value in changes.items() if value is not None}
+    with transaction.atomic():
+        require_member(by, session.group)
+        locked = _lock_open_session(session)
+        for field, value in changes.items():
+            setattr(locked, field, value)
+        if changes:
+            locked.save(update_fields=list(changes))
+    return locked
 
 
 def close_session(session: Session, by: User) -> Session:

@@ -187,6 +187,12 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
     notes = serializers.CharField(required=False, default="", allow_blank=True)
 
 
+class SessionUpdateSerializer(serializers.Serializer[Any]):
+    date = serializers.DateField(required=False)
+    place = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    notes = serializers.CharField(required=False, allow_blank=True)
+
+
 class DealRevisionSerializer(serializers.ModelSerializer[DealRevision]):
     changed_by = serializers.CharField(source="changed_by.username", read_only=True, default=None)
 

@@ -49,10 +49,11 @@ class SessionViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
     viewsets.GenericViewSet[Session],
 ):
-    """Nights of the user's groups. Any member starts one and closes it; closed sessions
-    are read-only."""
+    """Nights of the user's groups. Any member starts one, corrects its date, place and
+    notes, and closes it; closed sessions are read-only."""
 
     serializer_class = s.SessionSerializer
     filterset_class = SessionFilter
@@ -79,6 +80,12 @@ class SessionViewSet(
             self.get_serializer(self.get_queryset().get(pk=session.pk)).data,
             status=status.HTTP_201_CREATED,
         )
+
+    @extend_schema(request=s.SessionUpdateSerializer, responses=s.SessionSerializer)
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.SessionUpdateSerializer, request.data)
+        session = services.update_session(self.get_object(), current_user(request), **data)
+        return Response(self.get_serializer(self.get_queryset().get(pk=session.pk)).data)
 
     @extend_schema(request=None, responses=s.SessionSerializer)
     @action(detail=True, methods=["post"])

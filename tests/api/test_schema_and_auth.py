@@ -79,3 +79,6 @@ def test_a_browser_session_works_too(client: Client, db: None) -> None:
     client.force_login(user)
 
     assert client.get(f"{API}/groups/").status_code == 200
+    page = client.get(f"{API}/groups/", HTTP_ACCEPT="text/html")
+    assert page.status_code == 200
+    assert "/api-auth/logout/" in page.content.decode()

@@ -95,6 +95,17 @@ def test_sessions_filter_by_date_player_and_game(
     assert len(listed(f"group={group.pk}")) == 4
 
 
+def test_members_correct_a_sessions_place_and_notes(session: Session, as_bob: APIClient) -> None:
+    url = f"{API}/sessions/{session.pk}/"
+    response = as_bob.patch(url, {"place": "Bob's", "date": "2026-11-27"}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert (response.json()["place"], response.json()["date"]) == ("Bob's", "2026-11-27")
+    assert response.json()["notes"] == ""
+    as_bob.post(f"{url}close/")
+    assert as_bob.patch(url, {"notes": "late"}, format="json").status_code == 409
+
+
 def test_recording_a_deal_answers_the_scored_deal(
     session: Session, as_bob: APIClient, bob: User
 ) -> None:
@@ -318,6 +329,7 @@ def test_an_outsider_gets_404_for_sessions_and_deals(
         assert as_mallory.get(url).status_code == 404, url
     attempts = [
         as_mallory.post(f"{s}/close/"),
+        as_mallory.patch(f"{s}/", {"place": "Mallory's"}, format="json"),
         post_deal(as_mallory, session, deal(Ann="A", Bob="B")),
         as_mallory.put(f"{s}/deals/1/", {"players": deal(Ann="B", Bob="A")}, format="json"),
         as_mallory.post(f"{s}/deals/1/void/", format="json"),
