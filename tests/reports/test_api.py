@@ -73,6 +73,9 @@ def test_ledger_as_csv(night: Session, group: Group, bob_user: User) -> None:
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][:2] == ["player", "opponent"]
     assert rows[1][-4:] == ["-6", "-3", "-6", "-3"]
+    accept = client_for(bob_user).get(url.replace("&format=csv", ""), HTTP_ACCEPT="text/csv")
+    assert accept["Content-Type"] == "text/csv; charset=utf-8"
+    assert accept.content.decode() == text
 
 
 @pytest.mark.parametrize(
