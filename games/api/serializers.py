@@ -10,6 +10,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine.rules import decimal_text
@@ -28,6 +30,7 @@ from games.models import (
 RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
 
 
+@extend_schema_field(OpenApiTypes.STR)
 class DecimalText(serializers.Field[Decimal, Any, str, Any]):
     """A stored decimal as the engine writes it: ``"0.5"``, ``"5"`` (never ``"0.5000"``)."""
 

@@ -1,10 +1,12 @@
 """The OpenAPI schema, the interactive docs (served without a CDN) and token login."""
 
 import json
+from pathlib import Path
 
 import yaml
 from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
+from django.core.management import call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -32,6 +34,13 @@ def test_the_schema_is_valid_yaml_naming_every_endpoint(client: Client) -> None:
     } <= paths
     deal_post = schema["paths"][f"{API}/sessions/{{session_pk}}/deals/"]["post"]
     assert "Idempotency-Key" in [p["name"] for p in deal_post["parameters"]]
+
+
+def test_the_schema_validates_against_the_openapi_specification(tmp_path: Path) -> None:
+    # --validate raises when the generated schema breaks the OpenAPI 3 JSON schema.
+    call_command("spectacular", "--validate", "--file", str(tmp_path / "schema.yaml"))
+
+    assert yaml.safe_load((tmp_path / "schema.yaml").read_text())["paths"]
 
 
 def test_the_schema_is_also_json(client: Client) -> None:
