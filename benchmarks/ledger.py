@@ -33,6 +33,7 @@ from django.test.utils import CaptureQueriesContext, setup_databases, teardown_d
 from games import reports, services  # noqa: E402
 from games.engine import score_request  # noqa: E402
 from games.engine.cards import DECK, RANK_OF, cards_text  # noqa: E402
+from games.engine.rules import decimal_text  # noqa: E402
 from games.models import Deal, LedgerEntry, Session  # noqa: E402
 
 DEALS = 10_000
@@ -144,7 +145,7 @@ def main() -> None:
         summary = reports.session_summary(session)
         print(
             f"{summary['deals']:,} active deals, {len(summary['void_deals'])} void;"
-            f" Ann {summary['players'][0]['units']} units"
+            f" Ann {decimal_text(summary['players'][0]['units'])} units"
         )
         print("reports over the session:")
         timed("session_summary", lambda: reports.session_summary(session))

@@ -162,10 +162,12 @@ _SLIM_SQL = {
     )
     + ")"
     + _WHERE,
+    # Each #> would fetch and decompress the stored (TOASTed) result again: copy it once.
     "postgresql": "SELECT jsonb_build_array("
     + ", ".join("result #> '{{" + path.replace(".", ",") + "}}'" for path in _SLIM_PATHS)
-    + ")"
-    + _WHERE,
+    + ") FROM (SELECT result || '{{}}'::jsonb AS result"
+    + _WHERE
+    + " OFFSET 0) AS deal",
 }
 
 
