@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import functools
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -23,6 +24,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Case, Count, DecimalField, F, Q, QuerySet, Sum, Value, When
+from django.db.models.fields.json import KeyTextTransform
 
 from games.engine import ScoreError, score_request
 from games.engine.rules import decimal_text
@@ -351,6 +353,12 @@ def _dated(
     return ledger
 
 
+@functools.lru_cache(maxsize=64)
+def _decoded(text: str | None) -> Any:
+    """JSON text decoded (read-only: the same object is handed out again)."""
+    return None if text is None else json.loads(text)
+
+
 def _multiplier(stakes: Any, first: str, second: str) -> Decimal:
     """The pair's multiple of the unit as stored with the deal (1 unless agreed otherwise)."""
     for pair in (stakes or {}).get("pairs", ()):
@@ -382,6 +390,9 @@ def opponent_ledger(
     if session is not None:
         ledger = ledger.filter(deal__session=session)
     ledger = _dated(ledger, date_from, date_to)
+    # The stakes as JSON text, decoded once per distinct text (nearly every deal of a
+    # group is played at the same stakes), not once per row.
+    ledger = ledger.annotate(stakes=KeyTextTransform("stakes", "deal__request"))
     rows = ledger.order_by("deal__session__date", "deal__session_id", "deal__number").values_list(
         "deal__session_id",
         "deal__session__date",
@@ -390,7 +401,7 @@ def opponent_ledger(
         "player_b_id",
         "units",
         "money",
-        "deal__request__stakes",
+        "stakes",
     )
     stakes = {
         (a, b): multiplier
@@ -418,7 +429,7 @@ def opponent_ledger(
                 "session": session_id,
                 "date": date,
                 "deal": number,
-                "multiplier": _multiplier(deal_stakes, names[a], names[b]),
+                "multiplier": _multiplier(_decoded(deal_stakes), names[a], names[b]),
                 "units": sign * units,
                 "money": sign * money,
                 "balance_units": entry["units"],
