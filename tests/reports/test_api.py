@@ -9,8 +9,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import reports, services
-from games.models import Group, Session
+from games.engine.rules import decimal_text
+from games.models import Group, Player, Session
 from tests.api.conftest import API, client_for
+from tests.api.test_night_api import play, start
+from tests.reports.test_reports import ANN_V_BOB, D
+from tests.services.test_night import RUNNING
 
 
 def test_summary(night: Session, bob_user: User) -> None:
@@ -172,3 +176,30 @@ def test_the_schema_names_the_reports(client: Client) -> None:
         f"{API}/groups/{{id}}/export/",
         f"{API}/groups/{{id}}/import/",
     } <= set(schema["paths"])
+
+
+def test_the_night_entered_through_the_api_reports_the_hand_worked_numbers(
+    group: Group, players: dict[str, Player], ann_user: User, bob_user: User
+) -> None:
+    as_bob = client_for(bob_user)
+    session_pk = start(as_bob, group.pk)
+    play(client_for(ann_user), as_bob, session_pk)
+
+    summary = as_bob.get(f"{API}/sessions/{session_pk}/summary/").json()
+    assert [(r["deal"], r["units"]) for r in summary["running"]] == [
+        (number, {name: decimal_text(D(units)) for name, units in totals.items()})
+        for number, totals in RUNNING
+    ]
+    assert [(p["fouls"], p["surrenders"], p["naturals"]) for p in summary["players"]] == [
+        (0, 0, 0),
+        (1, 0, 1),
+        (0, 0, 0),
+        (0, 1, 0),
+    ]
+    assert summary["void_deals"] == [9]
+    settlement = as_bob.get(f"{API}/sessions/{session_pk}/settlement/").json()
+    assert [t["amount"] for t in settlement["fewest_transfers"]] == ["4.75", "2.5", "1.25"]
+    ann = players["Ann"].pk
+    ledger = as_bob.get(f"{API}/groups/{group.pk}/ledger/?player={ann}&format=csv")
+    rows = list(csv.reader(io.StringIO(ledger.content.decode())))
+    assert [(int(r[4]), r[6], r[8]) for r in rows[1:12]] == ANN_V_BOB
