@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 
 from games import reports, services
 from games.models import Group, Player, Session
-from tests.services.hands import deal
+from tests.services.hands import HANDS, deal
 from tests.services.test_night import PAIRS, RUNNING
 
 D = Decimal
@@ -292,3 +292,26 @@ def test_counts_in_the_database_match_counts_over_whole_results(
 
         assert reports._counts(session, names) == reports._counts_in_python(whole, names)
     assert [p["deals"] for p in reports.session_summary(big_two)["players"]] == [1, 1, 1]
+
+
+def test_criss_cross_counts_each_hand(
+    group: Group, players: dict[str, Player], ann_user: User
+) -> None:
+    # Ann plays hands A and C, Bob B and D: B scoops A (-6 for Ann), C beats D 2-1 (+1).
+    session = services.start_session(
+        group, [players["Ann"], players["Bob"]], ann_user, rules_override={"criss_cross": True}
+    )
+    services.record_deal(
+        session,
+        [
+            {"name": "Ann", "hands": [HANDS["A"], HANDS["C"]]},
+            {"name": "Bob", "hands": [HANDS["B"], HANDS["D"]]},
+        ],
+        ann_user,
+    )
+    summary = reports.session_summary(session)
+
+    assert [(p["name"], p["units"], p["deals"], p["scoops"]) for p in summary["players"]] == [
+        ("Ann", D(-5), 1, 0),
+        ("Bob", D(5), 1, 1),
+    ]
