@@ -36,6 +36,7 @@ lint: venv
 bench: venv
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/ledger.py
+	$(PY) benchmarks/api.py
 
 format: venv
 	$(BIN)/ruff format .

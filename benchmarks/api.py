@@ -36,9 +36,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from engine import percentile, random_request  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
-SEQUENTIAL = 300
+SEQUENTIAL = int(os.environ.get("SEQUENTIAL", 300))
 CLIENTS = 8
-PER_CLIENT = 50
+PER_CLIENT = int(os.environ.get("PER_CLIENT", 50))
 
 
 @contextmanager
@@ -202,6 +202,8 @@ def run(client: Client, database_url: str, kind: str) -> None:
             f"  {CLIENTS} clients x {PER_CLIENT} deals into {label}: {total / seconds:.0f} deals/s"
             f" ({seconds:.1f} s; {len(failures)} failures; {len(numbers)} deals stored)"
         )
+        for status, answer in failures[:3]:
+            print(f"    failure: {status} {answer}")
 
 
 def record_at_once(
