@@ -166,9 +166,16 @@ class Session(models.Model):
 
 
 class SessionSeat(models.Model):
+    """A player's seat at one session, under the name they sat down with.
+
+    The session's deals are entered, scored and stored under that name, so renaming the
+    player later (even during the session) changes neither the night's deals nor its reports.
+    """
+
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=50, help_text="the player's name at this session")
 
     class Meta:
         ordering = ("session", "seat")
@@ -178,7 +185,7 @@ class SessionSeat(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.player} in seat {self.seat}"
+        return f"{self.name} in seat {self.seat}"
 
 
 class Deal(models.Model):

@@ -78,9 +78,13 @@ def jsonable(value: Any) -> Any:
 # --- one session ---------------------------------------------------------------------------
 
 
-def _seated(session: Session) -> list[Player]:
-    seats = SessionSeat.objects.filter(session=session).select_related("player").order_by("seat")
-    return [seat.player for seat in seats]
+def _seat_names(session: Session) -> dict[int, str]:
+    """Player id -> the name the player sat down with (the name the session's deals use).
+
+    In seat order. A player renamed since keeps that name in the session's reports.
+    """
+    seats = SessionSeat.objects.filter(session=session).order_by("seat")
+    return dict(seats.values_list("player_id", "name"))
 
 
 def _ledger(session: Session) -> QuerySet[LedgerEntry]:
@@ -235,8 +239,7 @@ def session_summary(session: Session) -> dict[str, Any]:
     ``void_deals``: numbers of the deals voided, left out of everything else.
     A fixed handful of queries, whatever the number of deals.
     """
-    seated = _seated(session)
-    name_of = {player.pk: player.name for player in seated}
+    name_of = _seat_names(session)
     names = list(name_of.values())
     ledger = _ledger(session)
 
@@ -260,12 +263,9 @@ def session_summary(session: Session) -> dict[str, Any]:
     running = _running(ledger, name_of)
 
     players = []
-    for player in seated:
-        units, money = net.get(player.pk, (ZERO, ZERO))
-        players.append(
-            {"id": player.pk, "name": player.name, "units": units, "money": money}
-            | counts[player.name]
-        )
+    for pk, name in name_of.items():
+        units, money = net.get(pk, (ZERO, ZERO))
+        players.append({"id": pk, "name": name, "units": units, "money": money} | counts[name])
     return {
         "session": session.pk,
         "game": session.game,
@@ -316,8 +316,7 @@ def settlement(session: Session) -> dict[str, Any]:
 
     Each transfer is ``{"from": payer, "to": payee, "amount": Decimal}``.
     """
-    seated = _seated(session)
-    name_of = {player.pk: player.name for player in seated}
+    name_of = _seat_names(session)
     pair_sums = _pair_sums(_ledger(session))
     net = {name: ZERO for name in name_of.values()}
     for pk, (_, money) in _nets(pair_sums).items():
@@ -384,6 +383,13 @@ def opponent_ledger(
     ``stake`` (multiple of the unit). Optionally one session, or a date range of sessions.
     """
     names = dict(group.players.values_list("pk", "name"))
+    # A deal's stored stakes name the players as they sat at its session.
+    seat_names = {
+        (session_id, pk): name
+        for session_id, pk, name in SessionSeat.objects.filter(
+            session__group=group, session__seats__player=player
+        ).values_list("session_id", "player_id", "name")
+    }
     ledger = LedgerEntry.objects.filter(deal__session__group=group).filter(
         Q(player_a=player) | Q(player_b=player)
     )
@@ -429,7 +435,9 @@ def opponent_ledger(
                 "session": session_id,
                 "date": date,
                 "deal": number,
-                "multiplier": _multiplier(_decoded(deal_stakes), names[a], names[b]),
+                "multiplier": _multiplier(
+                    _decoded(deal_stakes), seat_names[session_id, a], seat_names[session_id, b]
+                ),
                 "units": sign * units,
                 "money": sign * money,
                 "balance_units": entry["units"],
@@ -620,7 +628,9 @@ def _export_session(session: Session) -> dict[str, Any]:
         "target_score": None
         if session.target_score is None
         else decimal_text(session.target_score),
-        "seats": [seat.player.name for seat in session.seats.all()],
+        # The names the deals use, and (the same unless renamed since) whose seats they are.
+        "seats": [seat.name for seat in session.seats.all()],
+        "seated_players": [seat.player.name for seat in session.seats.all()],
         "created_by": _username(session.created_by),
         "created_at": _when(session.created_at),
         "closed_by": _username(session.closed_by),
@@ -743,10 +753,14 @@ def _import_session(
         closed_by=user(entry.get("closed_by")),
         closed_at=None if closed_at is None else datetime.datetime.fromisoformat(closed_at),
     )
-    seated = {name: players[name] for name in entry["seats"]}
+    seat_players = entry.get("seated_players", entry["seats"])
+    seated = {
+        name: players[player_name]
+        for name, player_name in zip(entry["seats"], seat_players, strict=True)
+    }
     SessionSeat.objects.bulk_create(
-        SessionSeat(session=session, player=player, seat=k)
-        for k, player in enumerate(seated.values(), start=1)
+        SessionSeat(session=session, player=player, seat=k, name=name)
+        for k, (name, player) in enumerate(seated.items(), start=1)
     )
     deals = []
     for d in entry["deals"]:

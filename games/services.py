@@ -42,6 +42,7 @@ from games.permissions import NotAllowed, require_member, require_owner
 __all__ = [
     "Amounts",
     "DealNotActive",
+    "HasHistory",
     "NotAllowed",
     "Recorded",
     "RunningTotal",
@@ -52,6 +53,10 @@ __all__ = [
     "balances",
     "close_session",
     "create_group",
+    "delete_group",
+    "delete_pair_stake",
+    "delete_player",
+    "delete_session",
     "edit_deal",
     "fantasyland",
     "pair_matrix",
@@ -66,6 +71,7 @@ __all__ = [
     "start_session",
     "target_reached",
     "update_group",
+    "update_player",
     "update_session",
     "void_deal",
 ]
@@ -93,6 +99,10 @@ class DealNotActive(ServiceError):
     """The deal is void: it can be neither edited nor voided again."""
 
 
+class HasHistory(ServiceError):
+    """The object carries recorded history (seats, deals), so it is not deleted."""
+
+
 class Amounts(NamedTuple):
     units: Decimal
     money: Decimal
@@ -117,9 +127,12 @@ def create_group(
 ) -> Group:
     """A new group owned by ``owner``, with its rules as version 1 (RuleError if invalid)."""
     rules = Rules.from_mapping(preset_spec)
+    if not name.strip():
+        raise ServiceError("name: a group needs a name", "name")
+    code = _currency(currency)
     value = _amount(unit_value, "unit_value")
     with transaction.atomic():
-        group = Group.objects.create(name=name.strip(), currency=currency, unit_value=value)
+        group = Group.objects.create(name=name.strip(), currency=code, unit_value=value)
         Membership.objects.create(user=owner, group=group, role=Membership.Role.OWNER)
         RuleSet.objects.create(
             group=group, version=1, spec=preset_spec, rules=rules.to_mapping(), created_by=owner
@@ -156,9 +169,7 @@ def update_group(
             raise ServiceError("name: a group needs a name", "name")
         changes["name"] = name.strip()
     if currency is not None:
-        if not (len(currency) == 3 and currency.isalpha()):
-            raise ServiceError(f"currency: expected a 3-letter code, got {currency!r}", "currency")
-        changes["currency"] = currency.upper()
+        changes["currency"] = _currency(currency)
     if unit_value is not None:
         changes["unit_value"] = _amount(unit_value, "unit_value")
     with transaction.atomic():
@@ -169,6 +180,33 @@ def update_group(
         if changes:
             locked.save(update_fields=list(changes))
     return locked
+
+
+def delete_group(group: Group, by: User, confirm: str | None = None) -> None:
+    """Owners delete the group with everything in it.
+
+    A group with recorded deals is deleted only when ``confirm`` repeats its name exactly;
+    otherwise HasHistory, and nothing is deleted.
+    """
+    with transaction.atomic():
+        require_owner(by, group)
+        locked = Group.objects.select_for_update().get(pk=group.pk)
+        deals = Deal.objects.filter(session__group=locked).count()
+        if deals and confirm != locked.name:
+            raise HasHistory(
+                f"{locked.name} has {deals} recorded deal{'s' if deals != 1 else ''}:"
+                f" to delete it with its whole history, confirm with its name ({locked.name})"
+            )
+        # Seats and ledger rows protect their players, and sessions their rule sets:
+        # the sessions (with their seats, deals and ledger rows) go first.
+        locked.sessions.all().delete()
+        locked.delete()
+
+
+def _currency(code: str) -> str:
+    if not (len(code) == 3 and code.isascii() and code.isalpha()):
+        raise ServiceError(f"currency: expected a 3-letter code, got {code!r}", "currency")
+    return code.upper()
 
 
 def set_member_role(membership: Membership, role: str, by: User) -> Membership:
@@ -229,6 +267,61 @@ def add_player(group: Group, name: str, by: User, user: User | None = None) -> P
         return Player.objects.create(group=group, name=name, user=user)
 
 
+_UNCHANGED: Any = object()
+
+
+def update_player(
+    player: Player, by: User, *, name: str | None = None, user: User | None = _UNCHANGED
+) -> Player:
+    """Owners rename a player or link them to a member's user (``user=None`` unlinks).
+
+    Names stay unique in the group. Deals keep the names they were scored under: each
+    session seats a player under the name they sat down with (``SessionSeat.name``), so a
+    new name is used from the next session on.
+    """
+    changes: dict[str, Any] = {}
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise ServiceError("name: a player needs a name", "name")
+        changes["name"] = name
+    with transaction.atomic():
+        group = player.group
+        require_owner(by, group)
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        if name is not None and group.players.filter(name=name).exclude(pk=locked.pk).exists():
+            raise ServiceError(f"{group.name} already has a player named {name!r}", "name")
+        if user is not _UNCHANGED:
+            if user is not None and not group.memberships.filter(user_id=user.pk).exists():
+                raise ServiceError(
+                    f"username: {user.get_username()} is not a member of {group.name}", "username"
+                )
+            changes["user"] = user
+        for field, value in changes.items():
+            setattr(locked, field, value)
+        if changes:
+            locked.save(update_fields=list(changes))
+    return locked
+
+
+def delete_player(player: Player, by: User) -> None:
+    """Owners delete a player who never sat at a session (with their pair stakes).
+
+    A player with a seat has history (deals, ledger rows): HasHistory, nothing deleted.
+    """
+    with transaction.atomic():
+        require_owner(by, player.group)
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        sessions = locked.seats.count()
+        if sessions:
+            raise HasHistory(
+                f"{locked.name} has history: seated in {sessions}"
+                f" session{'s' if sessions != 1 else ''}, so the player cannot be deleted"
+                " (rename them instead)"
+            )
+        locked.delete()
+
+
 def set_pair_stake(
     group: Group, first: Player, second: Player, multiplier: Decimal | int | str, by: User
 ) -> PairStake:
@@ -245,6 +338,16 @@ def set_pair_stake(
             player_a=a, player_b=b, defaults={"group": group, "multiplier": value}
         )
     return stake
+
+
+def delete_pair_stake(stake: PairStake, by: User) -> None:
+    """Owners drop a pair's multiple: the pair plays at 1x from now on.
+
+    Deals already recorded keep the stakes they were scored at (stored with each deal).
+    """
+    with transaction.atomic():
+        require_owner(by, stake.group)
+        PairStake.objects.filter(pk=stake.pk).delete()
 
 
 # --- sessions ----------------------------------------------------------------------------
@@ -298,8 +401,12 @@ def start_session(
             target_score=rules.target_score,
             created_by=by,
         )
+        # Seated under their names as stored now (the objects given may predate a rename).
+        names = dict(
+            Player.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "name")
+        )
         SessionSeat.objects.bulk_create(
-            SessionSeat(session=session, player=player, seat=k)
+            SessionSeat(session=session, player=player, seat=k, name=names[player.pk])
             for k, player in enumerate(players, start=1)
         )
     return session
@@ -357,6 +464,25 @@ def close_session(session: Session, by: User) -> Session:
         locked = _lock_open_session(session)
         _close(locked, by)
     return locked
+
+
+def delete_session(session: Session, by: User) -> None:
+    """Any member deletes a session started by mistake: only while open and without deals.
+
+    A session with a deal (even a void one) has history: HasHistory, nothing deleted.
+    """
+    with transaction.atomic():
+        require_member(by, session.group)
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        if not locked.is_open:
+            raise HasHistory(f"session {locked.pk} is closed: it is kept as played")
+        deals = locked.deals.count()
+        if deals:
+            raise HasHistory(
+                f"session {locked.pk} has {deals} deal{'s' if deals != 1 else ''}:"
+                " void them instead of deleting the session"
+            )
+        locked.delete()
 
 
 def _close(session: Session, by: User | None) -> None:
@@ -417,7 +543,7 @@ def record_or_replay(
         seated = _seated(locked)
         fantasy = fantasyland(locked) if locked.game == Session.Game.OPEN_FACE else {}
         players = _checked_players(request_players, seated, fantasy)
-        request = {"players": players, "stakes": _stakes(locked.group, players)}
+        request = {"players": players, "stakes": _stakes(locked.group, players, seated)}
         result = score_request({"rules": locked.rules, **request})
         number = (locked.deals.aggregate(n=Max("number"))["n"] or 0) + 1
         deal = Deal.objects.create(
@@ -499,9 +625,9 @@ def _keep_revision(deal: Deal, action: str, reason: str, by: User) -> None:
 
 
 def _seated(session: Session) -> dict[str, Player]:
-    """The session's players by name, in seat order."""
+    """The session's players by the name they sat down with, in seat order."""
     seats = session.seats.select_related("player").order_by("seat")
-    return {seat.player.name: seat.player for seat in seats}
+    return {seat.name: seat.player for seat in seats}
 
 
 def _checked_players(
@@ -532,18 +658,25 @@ def _checked_players(
     return players
 
 
-def _stakes(group: Group, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The engine's ``stakes``: the group's unit value and the pair stakes among these players."""
-    names = {
-        p["name"] for p in players if isinstance(p, Mapping) and isinstance(p.get("name"), str)
+def _stakes(
+    group: Group, players: Sequence[Mapping[str, Any]], seated: Mapping[str, Player]
+) -> dict[str, Any]:
+    """The engine's ``stakes``: the group's unit value and the pair stakes among these players.
+
+    Pairs are found by player and named as the players are seated (``seated``).
+    """
+    at_deal = {
+        seated[p["name"]].pk: p["name"]
+        for p in players
+        if isinstance(p, Mapping) and p.get("name") in seated
     }
     pairs = [
         {
-            "players": [stake.player_a.name, stake.player_b.name],
+            "players": [at_deal[stake.player_a_id], at_deal[stake.player_b_id]],
             "multiplier": decimal_text(stake.multiplier),
         }
-        for stake in group.pair_stakes.select_related("player_a", "player_b")
-        if stake.player_a.name in names and stake.player_b.name in names
+        for stake in group.pair_stakes.all()
+        if stake.player_a_id in at_deal and stake.player_b_id in at_deal
     ]
     return {"unit_value": decimal_text(group.unit_value), "pairs": pairs}
 
@@ -587,28 +720,36 @@ def _ledger(session: Session) -> QuerySet[LedgerEntry]:
     return LedgerEntry.objects.filter(deal__session=session)
 
 
+def _seat_names(session: Session) -> dict[int, str]:
+    """Player id -> the name the player sat down with, in seat order."""
+    return dict(session.seats.order_by("seat").values_list("player_id", "name"))
+
+
 def balances(session: Session) -> dict[str, Amounts]:
     """Each seated player's units and money over the session's active deals (seat order)."""
-    totals = dict.fromkeys(_seated(session), Amounts(ZERO, ZERO))
-    for side, sign in (("player_a__name", 1), ("player_b__name", -1)):
+    name_of = _seat_names(session)
+    totals = dict.fromkeys(name_of.values(), Amounts(ZERO, ZERO))
+    for side, sign in (("player_a_id", 1), ("player_b_id", -1)):
         rows = _ledger(session).values(side).annotate(u=Sum("units"), m=Sum("money"))
         for row in rows:
-            units, money = totals[row[side]]
-            totals[row[side]] = Amounts(units + sign * row["u"], money + sign * row["m"])
+            name = name_of[row[side]]
+            units, money = totals[name]
+            totals[name] = Amounts(units + sign * row["u"], money + sign * row["m"])
     return totals
 
 
 def pair_matrix(session: Session) -> dict[str, dict[str, Amounts]]:
     """``matrix[x][y]``: what x won from y over the session; ``matrix[y][x]`` is its negative."""
-    names = list(_seated(session))
+    name_of = _seat_names(session)
+    names = list(name_of.values())
     matrix = {x: {y: Amounts(ZERO, ZERO) for y in names if y != x} for x in names}
     rows = (
         _ledger(session)
-        .values("player_a__name", "player_b__name")
+        .values("player_a_id", "player_b_id")
         .annotate(u=Sum("units"), m=Sum("money"))
     )
     for row in rows:
-        a, b = row["player_a__name"], row["player_b__name"]
+        a, b = name_of[row["player_a_id"]], name_of[row["player_b_id"]]
         units, money = matrix[a][b]
         matrix[a][b] = Amounts(units + row["u"], money + row["m"])
         matrix[b][a] = Amounts(-matrix[a][b].units, -matrix[a][b].money)
@@ -617,14 +758,16 @@ def pair_matrix(session: Session) -> dict[str, dict[str, Amounts]]:
 
 def running_totals(session: Session) -> list[RunningTotal]:
     """Everyone's totals after each active deal, in deal order."""
-    totals = dict.fromkeys(_seated(session), Amounts(ZERO, ZERO))
+    name_of = _seat_names(session)
+    totals = dict.fromkeys(name_of.values(), Amounts(ZERO, ZERO))
     out: list[RunningTotal] = []
     rows = (
         _ledger(session)
         .order_by("deal__number")
-        .values_list("deal__number", "player_a__name", "player_b__name", "units", "money")
+        .values_list("deal__number", "player_a_id", "player_b_id", "units", "money")
     )
-    for number, a, b, units, money in rows:
+    for number, a_id, b_id, units, money in rows:
+        a, b = name_of[a_id], name_of[b_id]
         if not out or out[-1].number != number:
             totals = dict(totals)
             out.append(RunningTotal(number, totals))

@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import User
 from django.db.models import Max, Model, QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
@@ -52,15 +53,24 @@ def user_named(username: str, field: str = "username") -> User:
     return user
 
 
+CONFIRM_PARAMETER = OpenApiParameter(
+    "confirm",
+    OpenApiTypes.STR,
+    description="the group's name, exactly: needed to delete a group that has deals",
+)
+
+
 class GroupViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
     mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
     viewsets.GenericViewSet[Group],
 ):
     """The user's groups. Creating one makes the user its owner; owners change its name,
-    currency and unit value (the stakes every deal is recorded at)."""
+    currency and unit value (the stakes every deal is recorded at), and delete it (one
+    with deals only with ``?confirm=<its name>``)."""
 
     serializer_class = s.GroupSerializer
 
@@ -102,6 +112,12 @@ class GroupViewSet(
         data = validated(s.GroupUpdateSerializer, request.data)
         group = services.update_group(self.get_object(), current_user(request), **data)
         return self._render(group)
+
+    @extend_schema(parameters=[CONFIRM_PARAMETER])
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        confirm = request.query_params.get("confirm")
+        services.delete_group(self.get_object(), current_user(request), confirm=confirm)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 def validated(serializer_class: type[BaseSerializer[Any]], data: Any) -> dict[str, Any]:
@@ -163,9 +179,12 @@ class PlayerViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
     GroupScopedViewSet[Player],
 ):
-    """The group's players: any member adds one (a guest, or linked to a member's user)."""
+    """The group's players: any member adds one (a guest, or linked to a member's user).
+    Owners rename them, link or unlink their user, and delete one who never sat down."""
 
     serializer_class = s.PlayerSerializer
 
@@ -186,6 +205,22 @@ class PlayerViewSet(
                 )
         player = services.add_player(self.group, data["name"], by=current_user(request), user=user)
         return Response(self.get_serializer(player).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.PlayerUpdateSerializer, responses=s.PlayerSerializer)
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = validated(s.PlayerUpdateSerializer, request.data)
+        changes: dict[str, Any] = {}
+        if "name" in data:
+            changes["name"] = data["name"]
+        if "username" in data:
+            username = data["username"]
+            changes["user"] = None if username is None else user_named(username)
+        player = services.update_player(self.get_object(), current_user(request), **changes)
+        return Response(self.get_serializer(self.get_queryset().get(pk=player.pk)).data)
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        services.delete_player(self.get_object(), by=current_user(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class RuleSetViewSet(
@@ -219,10 +254,12 @@ class RuleSetViewSet(
 class PairStakeViewSet(
     mixins.ListModelMixin,
     mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
     GroupScopedViewSet[PairStake],
 ):
     """Per-pair multiples of the group's unit. Owners set one by naming the two players;
-    setting a pair again replaces its multiple. Only that pair's money changes."""
+    setting a pair again replaces its multiple. Only that pair's money changes. Deleting
+    one puts the pair back at 1x; deals already recorded keep their money."""
 
     serializer_class = s.PairStakeSerializer
 
@@ -239,6 +276,10 @@ class PairStakeViewSet(
             self.group, first, second, data["multiplier"], by=current_user(request)
         )
         return Response(self.get_serializer(stake).data, status=status.HTTP_201_CREATED)
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        services.delete_pair_stake(self.get_object(), by=current_user(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     def _player(self, name: str, k: int) -> Player:
         player = self.group.players.filter(name=name).first()

@@ -109,6 +109,18 @@ class PlayerCreateSerializer(serializers.Serializer[Any]):
     )
 
 
+class PlayerUpdateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(
+        max_length=50, required=False, help_text="a new name, used from the next session on"
+    )
+    username = serializers.CharField(
+        max_length=150,
+        required=False,
+        allow_null=True,
+        help_text="link the player to a member of the group; null unlinks",
+    )
+
+
 class RuleSetSerializer(serializers.ModelSerializer[RuleSet]):
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
 
@@ -171,7 +183,7 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
         read_only_fields = fields
 
     def get_players(self, session: Session) -> list[str]:
-        return [seat.player.name for seat in session.seats.all()]
+        return [seat.name for seat in session.seats.all()]
 
 
 class SessionCreateSerializer(serializers.Serializer[Any]):

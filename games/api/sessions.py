@@ -50,10 +50,12 @@ class SessionViewSet(
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
     mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
     viewsets.GenericViewSet[Session],
 ):
     """Nights of the user's groups. Any member starts one, corrects its date, place and
-    notes, and closes it; closed sessions are read-only."""
+    notes, closes it, or deletes it while it is open and has no deals; closed sessions
+    are read-only."""
 
     serializer_class = s.SessionSerializer
     filterset_class = SessionFilter
@@ -86,6 +88,10 @@ class SessionViewSet(
         data = validated(s.SessionUpdateSerializer, request.data)
         session = services.update_session(self.get_object(), current_user(request), **data)
         return Response(self.get_serializer(self.get_queryset().get(pk=session.pk)).data)
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        services.delete_session(self.get_object(), current_user(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses=s.SessionSerializer)
     @action(detail=True, methods=["post"])
