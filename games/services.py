@@ -533,7 +533,9 @@ def record_or_replay(
     """``record_deal``, also telling whether this call recorded the deal or replayed it."""
     require_member(by, session.group)
     with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
+        # Lock only the session row; its group comes along in the same query.
+        sessions = Session.objects.select_related("group").select_for_update(of=("self",))
+        locked = sessions.get(pk=session.pk)
         if idempotency_key is not None:
             existing = locked.deals.filter(idempotency_key=idempotency_key).first()
             if existing is not None:

@@ -155,6 +155,12 @@ DATABASES = {
         default={"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"},
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several phones (or server processes) write at once: take the write lock when a
+    # transaction begins and wait for it, instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -221,7 +221,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
     players = serializers.JSONField(source="request.players", read_only=True)
     stakes = serializers.JSONField(source="request.stakes", read_only=True, default=None)
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
-    revisions = DealRevisionSerializer(many=True, read_only=True)
+    revisions = serializers.SerializerMethodField()
 
     class Meta:
         model = Deal
@@ -242,6 +242,13 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "revisions",
         )
         read_only_fields = fields
+
+    @extend_schema_field(DealRevisionSerializer(many=True))
+    def get_revisions(self, deal: Deal) -> Any:
+        """Earlier versions, oldest first; a deal just recorded has none (no query)."""
+        if self.context.get("just_recorded"):
+            return []
+        return DealRevisionSerializer(deal.revisions.all(), many=True).data
 
 
 class DealInputSerializer(serializers.Serializer[Any]):

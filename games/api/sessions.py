@@ -158,7 +158,13 @@ class DealViewSet(
         deal, created = services.record_or_replay(
             self.session, data["players"], current_user(request), key
         )
-        return self._render(deal, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        if not created:
+            return self._render(deal)
+        # A deal just recorded is complete in memory and has no revisions yet.
+        context = {**self.get_serializer_context(), "just_recorded": True}
+        return Response(
+            s.DealSerializer(deal, context=context).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=s.DealInputSerializer, responses=s.DealSerializer)
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
