@@ -20,6 +20,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 
 import django  # noqa: E402
@@ -29,10 +30,10 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
+from engine import random_request  # noqa: E402
 
 from games import reports, services  # noqa: E402
 from games.engine import score_request  # noqa: E402
-from games.engine.cards import DECK, RANK_OF, cards_text  # noqa: E402
 from games.engine.rules import decimal_text  # noqa: E402
 from games.models import Deal, LedgerEntry, Session  # noqa: E402
 
@@ -41,22 +42,8 @@ NAMES = ("Ann", "Bob", "Cy", "Di")
 ROUNDS = 5
 
 
-def random_players(rng: random.Random) -> list[dict[str, str]]:
-    deck = list(DECK)
-    rng.shuffle(deck)
-    players = []
-    for k, name in enumerate(NAMES):
-        cards = deck[13 * k : 13 * k + 13]
-        if rng.random() < 0.8:
-            cards.sort(key=RANK_OF.__getitem__)  # mostly legal layouts
-        players.append(
-            {
-                "name": name,
-                "front": cards_text(cards[:3]),
-                "middle": cards_text(cards[3:8]),
-                "back": cards_text(cards[8:]),
-            }
-        )
+def random_players(rng: random.Random) -> list[dict[str, Any]]:
+    players: list[dict[str, Any]] = random_request(rng)["players"]
     return players
 
 
