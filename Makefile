@@ -37,6 +37,7 @@ bench: venv
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/ledger.py
 	$(PY) benchmarks/api.py
+	$(PY) benchmarks/arrange.py
 
 format: venv
 	$(BIN)/ruff format .

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from functools import cache
 from itertools import combinations
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -85,6 +85,10 @@ def _mask(positions: Sequence[int]) -> int:
     return sum(1 << p for p in positions)
 
 
+_THREE_MASKS: Final = np.array([_mask(t) for t in _THREES], dtype=np.int64)
+_FIVE_MASKS: Final = np.array([_mask(f) for f in _FIVES], dtype=np.int64)
+
+
 @cache
 def _split_index() -> tuple[Ints, Ints, Ints]:
     """For each of the 72,072 splits: (front, middle, back) indices into the subsets."""
@@ -143,9 +147,21 @@ def _royalties(table: _Table, row: int, values: Ints) -> Floats:
     """The royalty of each strength in ``row``, as floats (royalties are few and exact)."""
     if not table.has_royalties or (row == 1 and table.lowball):
         return np.zeros(values.shape)
-    unique, inverse = np.unique(values, return_inverse=True)
-    looked_up = np.array([float(table.royalty(row, int(v))) for v in unique])
-    return looked_up[inverse].reshape(values.shape)
+    strengths, royalties = _royalty_table(table, row)
+    found: Floats = royalties[np.searchsorted(strengths, values)]
+    return found
+
+
+def _royalty_table(table: _Table, row: int) -> tuple[Ints, Floats]:
+    """Every strength a row can have, sorted, with its royalty; kept with the rules."""
+    cached = table.__dict__.setdefault("_arrange_royalties", {})
+    if row not in cached:
+        wheel: Wheel = table.rules.wheel
+        five, three = tables(wheel)
+        strengths = np.unique(np.fromiter((three if row == 0 else five).values(), np.int64))
+        royalties = np.array([float(table.royalty(row, int(v))) for v in strengths])
+        cached[row] = (strengths, royalties)
+    return cast(tuple[Ints, Floats], cached[row])
 
 
 class _Rowset(NamedTuple):
@@ -230,20 +246,21 @@ class _Hand13:
         return found
 
     def _row_natural(self, name: str) -> int | None:
-        c = self.cards
         if name == "three_flushes":
-            three_ok = np.array([len({SUIT_OF[c[p]] for p in t}) == 1 for t in _THREES])
-            five_ok = np.array([len({SUIT_OF[c[p]] for p in f}) == 1 for f in _FIVES])
+            suits = np.array([SUIT_OF[c] for c in self.cards], dtype=np.int64)
+            three, five = suits[_THREES_ARRAY], suits[_FIVES_ARRAY]
+            three_ok = (three == three[:, :1]).all(axis=1)
+            five_ok = (five == five[:, :1]).all(axis=1)
         else:
-            three_ok = np.array([_run([RANK_OF[c[p]] for p in t]) for t in _THREES])
+            ranks = np.array([RANK_OF[c] for c in self.cards], dtype=np.int64)
+            r = ranks[_THREES_ARRAY]  # each row high card first
+            in_sequence = (r[:, 0] == r[:, 1] + 1) & (r[:, 1] == r[:, 2] + 1)
+            three_ok = in_sequence | ((r[:, 0] == 12) & (r[:, 1] == 1) & (r[:, 2] == 0))
             five_ok = np.isin(self.fives >> CATEGORY_SHIFT, (STRAIGHT, STRAIGHT_FLUSH))
+        if not (three_ok.any() and five_ok.any()):
+            return None
         hits = np.flatnonzero(three_ok[self.fi] & five_ok[self.mi] & five_ok[self.bi])
         return int(hits[0]) if hits.size else None
-
-
-def _run(ranks: list[int]) -> bool:
-    ranks.sort()
-    return ranks == [0, 1, 12] or (ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1)
 
 
 def settings(cards13: Sequence[Card], rules: Rules, *, legal_only: bool = True) -> list[Setting]:
@@ -479,9 +496,9 @@ def _nearest_legal(h13: _Hand13, rows: Rows, units: Floats) -> Setting:
     one among equals."""
     position = {c: p for p, c in enumerate(h13.cards)}
     masks = [_mask([position[c] for c in row]) for row in rows]
-    three = np.array([(_mask(t) & masks[0]).bit_count() for t in _THREES])
-    middle = np.array([(_mask(f) & masks[1]).bit_count() for f in _FIVES])
-    back = np.array([(_mask(f) & masks[2]).bit_count() for f in _FIVES])
+    three = np.bitwise_count(_THREE_MASKS & masks[0])
+    middle = np.bitwise_count(_FIVE_MASKS & masks[1])
+    back = np.bitwise_count(_FIVE_MASKS & masks[2])
     legal = h13.legal
     shared = three[h13.fi[legal]] + middle[h13.mi[legal]] + back[h13.bi[legal]]
     order = np.lexsort((units, shared))

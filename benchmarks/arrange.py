@@ -1,0 +1,107 @@
+"""Arrangement benchmark: prints figures, asserts nothing (run with ``make bench``).
+
+1. Review of one player in a four-player deal: all 72,072 settings of Ann's cards,
+   the legal ones scored against the three real opponents (median over 20 deals;
+   target 5 ms).
+2. The same review written plainly: every split re-evaluates its rows and each legal
+   one is scored with ``score_hands`` (a few deals; the ratio is what to compare).
+3. Auto-arrange with 2,000 sampled opponents (median over a few hands; target 2 s).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from decimal import Decimal
+from itertools import combinations
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.engine import machine_speed, random_request  # noqa: E402
+from games.engine import parse_request  # noqa: E402
+from games.engine.arrange import arrange_expected, review  # noqa: E402
+from games.engine.cards import DECK  # noqa: E402
+from games.engine.ranking import five_card_evaluator, front_beats, three_card_evaluator  # noqa: E402
+from games.engine.rules import Rules  # noqa: E402
+from games.engine.scoring import Hand, score_hands  # noqa: E402
+
+PRESET = "classic-1-6"
+REVIEW_DEALS = 20
+PLAIN_DEALS = 2
+ARRANGE_HANDS = 5
+SAMPLES = 2000
+
+
+def plain_review(hands: list[Hand], rules: Rules) -> Decimal:
+    """Ann's best units, the plain way: evaluate every row of every split anew."""
+    evaluate5 = five_card_evaluator(rules.wheel)
+    evaluate3 = three_card_evaluator()
+    rows = hands[0].rows
+    assert rows is not None
+    cards = [c for row in rows for c in row]
+    best: Decimal | None = None
+    for back in combinations(cards, 5):
+        rest = [c for c in cards if c not in back]
+        for middle in combinations(rest, 5):
+            front = tuple(c for c in rest if c not in middle)
+            f, m, b = evaluate3(front), evaluate5(middle), evaluate5(back)
+            if front_beats(f, m) or m > b:
+                continue
+            seated = [hands[0]._replace(rows=(front, middle, back)), *hands[1:]]
+            units = score_hands(seated, rules).players[0].units
+            if best is None or units > best:
+                best = units
+    assert best is not None
+    return best
+
+
+def main() -> None:
+    rng = random.Random(2026)
+    rules = Rules.from_mapping(PRESET)
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f},"
+        f" sum(range(100)) takes {machine_speed():.2f} us; rules {PRESET}"
+    )
+    deals = [list(parse_request(random_request(rng, PRESET)).hands) for _ in range(REVIEW_DEALS)]
+    review(deals[0], rules, 0)  # builds the split index once
+    times = []
+    for hands in deals:
+        start = time.perf_counter()
+        review(hands, rules, 0)
+        times.append(time.perf_counter() - start)
+    fast = statistics.median(times)
+    print(f"review of one player, four-player deal: median {fast * 1e3:7.2f} ms  (target 5 ms)")
+
+    plain_times = []
+    for hands in deals[:PLAIN_DEALS]:
+        start = time.perf_counter()
+        plain_best = plain_review(hands, rules)
+        plain_times.append(time.perf_counter() - start)
+        assert (
+            plain_best == review(hands, rules, 0).best_units or review(hands, rules, 0).declare
+        ), "plain and fast reviews disagree"
+    plain = statistics.median(plain_times)
+    print(
+        f"plain pure-Python review (rows re-evaluated, score_hands per setting):"
+        f" median {plain * 1e3:,.0f} ms  ({plain / fast:,.0f}x the fast review)"
+    )
+
+    arrange_times = []
+    for _ in range(ARRANGE_HANDS):
+        cards = rng.sample(DECK, 13)
+        start = time.perf_counter()
+        arrange_expected(cards, rules, samples=SAMPLES, seed=1)
+        arrange_times.append(time.perf_counter() - start)
+    print(
+        f"auto-arrange, {SAMPLES:,} sampled opponents: median"
+        f" {statistics.median(arrange_times):6.2f} s  (target 2 s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
