@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from functools import cache
 from itertools import combinations
-from typing import Final, Literal, NamedTuple, cast
+from typing import Any, Final, Literal, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +24,7 @@ from .ranking import _FRONT_MASK, _KEY_MASK, CATEGORY_SHIFT, STRAIGHT, STRAIGHT_
 from .rules import Rules
 from .scoring import DealResult, Hand, Rows, _Seat, _seat, _Table, _table_for, score_hands
 
-Ints = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
@@ -134,7 +134,7 @@ def _evaluate(cards: Ints, wheel: Wheel) -> Ints:
     return found
 
 
-_FRONT_MASKS: Final = np.array([_FRONT_MASK.get(c, -1) for c in range(4)], dtype=np.int64)
+_FRONT_MASKS: Final = np.array([_FRONT_MASK.get(c, -1) for c in range(4)], dtype=np.int32)
 
 
 def _front_beats(front: Ints, behind: Ints) -> Bools:
@@ -190,14 +190,15 @@ class _Hand13:
         self.table = table = _table_for(rules)
         deck = np.array(self.cards, dtype=np.int64)
         self.deck = deck
-        threes = _evaluate(deck[_THREES_ARRAY], "low")
-        fives = _evaluate(deck[_FIVES_ARRAY], rules.wheel)
+        # Strengths fit 32 bits, and gathering 72,072 of them is then three times faster.
+        threes = _evaluate(deck[_THREES_ARRAY], "low").astype(np.int32)
+        fives = _evaluate(deck[_FIVES_ARRAY], rules.wheel).astype(np.int32)
         self.threes, self.fives = threes, fives
         fi, mi, bi = _split_index()
         self.fi, self.mi, self.bi = fi, mi, bi
         front, back = threes[fi], fives[bi]
         if table.lowball:
-            middles_raw = _evaluate(deck[_FIVES_ARRAY], "none")
+            middles_raw = _evaluate(deck[_FIVES_ARRAY], "none").astype(np.int32)
             middles = -middles_raw
             middle = middles[mi]
             legal = ~_front_beats(front, back)
@@ -561,13 +562,13 @@ def _undominated(rows: _Rowset) -> Ints:
     f, m, b = rows.f[order], rows.m[order], rows.b[order]
     m_levels, m_rank = np.unique(m, return_inverse=True)
     # best_b[r]: the strongest back among settings seen so far whose middle ranks >= r.
-    best_b = np.full(len(m_levels), np.iinfo(np.int64).min)
+    best_b = np.full(len(m_levels), -(1 << 30))
     keep: list[Ints] = []
     starts = np.flatnonzero(np.r_[True, f[1:] != f[:-1]])
     ends = np.r_[starts[1:], len(f)]
     for start, end in zip(starts, ends, strict=True):
         gm, gb, gr = m[start:end], b[start:end], m_rank[start:end]
-        earlier = np.maximum.accumulate(np.r_[np.iinfo(np.int64).min, gb[:-1]])
+        earlier = np.maximum.accumulate(np.r_[-(1 << 30), gb[:-1]])
         alive = (earlier < gb) & (best_b[gr] < gb)
         keep.append(order[start:end][alive])
         np.maximum.at(best_b, gr, gb)
