@@ -257,7 +257,8 @@ class _Hand13:
             r = ranks[_THREES_ARRAY]  # each row high card first
             in_sequence = (r[:, 0] == r[:, 1] + 1) & (r[:, 1] == r[:, 2] + 1)
             three_ok = in_sequence | ((r[:, 0] == 12) & (r[:, 1] == 1) & (r[:, 2] == 0))
-            five_ok = np.isin(self.fives >> CATEGORY_SHIFT, (STRAIGHT, STRAIGHT_FLUSH))
+            category = self.fives >> CATEGORY_SHIFT
+            five_ok = (category == STRAIGHT) | (category == STRAIGHT_FLUSH)
         if not (three_ok.any() and five_ok.any()):
             return None
         hits = np.flatnonzero(three_ok[self.fi] & five_ok[self.mi] & five_ok[self.bi])
@@ -300,8 +301,8 @@ def _row_values(r: tuple[Floats, Floats, Floats]) -> tuple[Floats, Floats, Float
 
 def _outcomes(c: _Rowset, o: _Rowset) -> tuple[Ints, Ints]:
     """Rows won and rows lost by ``c``."""
-    wins = (c.f > o.f).astype(np.int64) + (c.m > o.m) + (c.b > o.b)
-    losses = (c.f < o.f).astype(np.int64) + (c.m < o.m) + (c.b < o.b)
+    wins = (c.f > o.f).astype(np.int8) + (c.m > o.m) + (c.b > o.b)
+    losses = (c.f < o.f).astype(np.int8) + (c.m < o.m) + (c.b < o.b)
     return wins, losses
 
 
@@ -502,8 +503,8 @@ def _nearest_legal(h13: _Hand13, rows: Rows, units: Floats) -> Setting:
     back = np.bitwise_count(_FIVE_MASKS & masks[2])
     legal = h13.legal
     shared = three[h13.fi[legal]] + middle[h13.mi[legal]] + back[h13.bi[legal]]
-    order = np.lexsort((units, shared))
-    return h13.setting(int(legal[order[-1]]))
+    closest = np.flatnonzero(shared == shared.max())
+    return h13.setting(int(legal[closest[int(np.argmax(units[closest]))]]))
 
 
 # Auto-arrange: Monte Carlo over opponents' hands dealt from the unseen cards.
