@@ -615,11 +615,7 @@ def arrange_expected(
             rest = np.setdiff1d(rest, layer, assume_unique=True)
         kept = np.concatenate(layers)
         candidates, legal_rows = candidates[kept], legal_rows.take(kept)
-    held = set(h13.cards)
-    unseen = np.array([c for c in _deck() if c not in held], dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    picks = rng.random((samples, len(unseen))).argsort(axis=1)[:, :13]
-    opponents = _opponents(table, unseen[picks])
+    opponents = _opponents(table, _sample_hands(h13.cards, samples, seed))
     expected = np.empty(len(candidates))
     o = _Rowset(
         opponents.f[None, :],
@@ -649,6 +645,15 @@ def arrange_expected(
         ):
             natural, natural_units = name, value
     return Arrangement(choices[0], tuple(choices[1:]), samples, seed, natural, natural_units)
+
+
+def _sample_hands(held: Sequence[Card], samples: int, seed: int) -> Ints:
+    """``samples`` random 13-card hands (rows of card ints) from the cards not ``held``."""
+    unseen = np.array([c for c in _deck() if c not in set(held)], dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    picks = rng.random((samples, len(unseen))).argsort(axis=1)[:, :13]
+    hands: Ints = unseen[picks]
+    return hands
 
 
 @cache

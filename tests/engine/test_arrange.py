@@ -13,6 +13,7 @@ from games.engine.arrange import (
     SPLITS,
     Setting,
     _Hand13,
+    _sample_hands,
     _table_units,
     arrange_expected,
     arrange_heuristic,
@@ -168,6 +169,23 @@ def test_a_natural_worth_more_than_playing_is_declared() -> None:
 
 
 # --- the fast pairwise scoring equals the engine -------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["standard", "classic-2-4", "ofc", "mau-binh-south"])
+def test_expected_units_equal_two_player_score_hands(spec: Any) -> None:
+    """The Monte Carlo figures are the mean of ``score_hands`` on a two-player table
+    against each sampled opponent, set by ``arrange_heuristic``."""
+    rules = _rules(spec)
+    cards = random.Random(f"mc {spec}").sample(DECK, 13)
+    found = arrange_expected(cards, rules, samples=40, seed=5, top=2)
+    opponents = [
+        Hand("Bob", arrange_heuristic([int(c) for c in row], rules).rows)
+        for row in _sample_hands(sorted(cards, reverse=True), 40, 5)
+    ]
+    for choice in (found.best, *found.alternatives):
+        ann = Hand("Ann", choice.setting.rows)
+        total = sum(score_hands([ann, bob], rules).players[0].units for bob in opponents)
+        assert Decimal(str(choice.expected_units)) == Decimal(total) / 40
 
 
 @pytest.mark.parametrize("spec", RULE_SPECS)
