@@ -633,7 +633,10 @@ def arrange_expected(
             tuple(r[:, None] for r in part.r),  # type: ignore[arg-type]
         )
         wins, losses = _outcomes(c, o)
-        units = _versus_live(table, c, o, wins, losses, 2.0, 2.0)
+        if rules.royalty_best_only:
+            units = _versus_live(table, *_best_royalties_only(c, o), wins, losses, 2.0, 2.0)
+        else:
+            units = _versus_live(table, c, o, wins, losses, 2.0, 2.0)
         expected[start : start + len(part.f)] = units.mean(axis=1)
     ranked = np.argsort(-expected, kind="stable")[: top + 1]
     choices = [Choice(h13.setting(int(candidates[i])), float(expected[i])) for i in ranked]
@@ -645,6 +648,20 @@ def arrange_expected(
         ):
             natural, natural_units = name, value
     return Arrangement(choices[0], tuple(choices[1:]), samples, seed, natural, natural_units)
+
+
+def _best_royalties_only(c: _Rowset, o: _Rowset) -> tuple[_Rowset, _Rowset]:
+    """``royalty_best_only`` between two live players: in each row only the stronger
+    qualifying hand (both when equal) keeps its royalty."""
+    c_kept: list[Floats] = []
+    o_kept: list[Floats] = []
+    for cv, ov, cr, orr in zip((c.f, c.m, c.b), (o.f, o.m, o.b), c.r, o.r, strict=True):
+        c_kept.append(np.where((cr > 0) & ((orr <= 0) | (cv >= ov)), cr, 0.0))
+        o_kept.append(np.where((orr > 0) & ((cr <= 0) | (ov >= cv)), orr, 0.0))
+    return (
+        c._replace(r=(c_kept[0], c_kept[1], c_kept[2])),
+        o._replace(r=(o_kept[0], o_kept[1], o_kept[2])),
+    )
 
 
 def _sample_hands(held: Sequence[Card], samples: int, seed: int) -> Ints:

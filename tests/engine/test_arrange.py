@@ -171,7 +171,17 @@ def test_a_natural_worth_more_than_playing_is_declared() -> None:
 # --- the fast pairwise scoring equals the engine -------------------------------------------
 
 
-@pytest.mark.parametrize("spec", ["standard", "classic-2-4", "ofc", "mau-binh-south"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "standard",
+        "classic-2-4",
+        "ofc",
+        "mau-binh-south",
+        {"preset": "ofc", "royalty_best_only": True},
+        {"preset": "mau-binh-north", "royalty_best_only": True},
+    ],
+)
 def test_expected_units_equal_two_player_score_hands(spec: Any) -> None:
     """The Monte Carlo figures are the mean of ``score_hands`` on a two-player table
     against each sampled opponent, set by ``arrange_heuristic``."""
