@@ -12,7 +12,7 @@ from games.api.groups import (
     RuleSetViewSet,
 )
 from games.api.sessions import DealViewSet, SessionViewSet
-from games.api.views import ScoreView
+from games.api.views import ArrangeView, ScoreView
 
 app_name = "api"
 
@@ -29,6 +29,7 @@ router.register(r"sessions/(?P<session_pk>[0-9]+)/deals", DealViewSet, basename=
 
 urlpatterns = [
     path("score/", ScoreView.as_view(), name="score"),
+    path("arrange/", ArrangeView.as_view(), name="arrange"),
     path("auth/token/", obtain_auth_token, name="token"),
     path("presets/", PresetsView.as_view(), name="presets"),
     path("sessions/<int:pk>/summary/", reports.session_summary, name="session-summary"),

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine import ScoreError, score_request
+from games.engine.arrange import arrange_request
 
 
 def error_response(message: str, field: str | None = None) -> Response:
@@ -36,5 +37,26 @@ class ScoreView(APIView):
             return error_response("The body must be a JSON object: a score request.")
         try:
             return Response(score_request(body))
+        except ScoreError as exc:
+            return error_response(exc.message, exc.field)
+
+
+class ArrangeView(APIView):
+    """How to set 13 cards: the heuristic split, or the best expected one (stateless)."""
+
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    parser_classes = (JSONParser,)
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request) -> Response:
+        try:
+            body: Any = request.data
+        except ParseError as exc:
+            return error_response(str(exc.detail))
+        if not isinstance(body, dict):
+            return error_response("The body must be a JSON object: an arrange request.")
+        try:
+            return Response(arrange_request(body))
         except ScoreError as exc:
             return error_response(exc.message, exc.field)

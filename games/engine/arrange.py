@@ -9,7 +9,7 @@ as floats for ranking and the chosen answers are re-scored exactly with ``score_
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import cache
 from itertools import combinations
@@ -18,10 +18,11 @@ from typing import Any, Final, Literal, NamedTuple, cast
 import numpy as np
 import numpy.typing as npt
 
-from .cards import RANK_OF, SUIT_OF, Card, cards_text
+from .cards import RANK_OF, SUIT_OF, Card, cards_text, parse_cards
+from .errors import ScoreError
 from .naturals import holds_natural
 from .ranking import _FRONT_MASK, _KEY_MASK, CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH, Wheel, tables
-from .rules import Rules
+from .rules import Rules, decimal_text
 from .scoring import DealResult, Hand, Rows, _Seat, _seat, _Table, _table_for, score_hands
 
 Ints = npt.NDArray[np.signedinteger[Any]]
@@ -678,3 +679,73 @@ def _deck() -> tuple[Card, ...]:
     from .cards import DECK
 
     return DECK
+
+
+_ARRANGE_KEYS: Final = frozenset({"cards", "rules", "mode", "seed", "samples", "top"})
+
+
+def _whole(request: Mapping[str, Any], name: str, default: int, lo: int, hi: int) -> int:
+    value = request.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ScoreError(f"{name}: a whole number from {lo} to {hi}, got {value!r}", name)
+    return value
+
+
+def _setting_json(setting: Setting) -> dict[str, str]:
+    front, middle, back = setting.text()
+    return {"front": front, "middle": middle, "back": back}
+
+
+def arrange_request(request: object) -> dict[str, Any]:
+    """``POST /api/v1/arrange/``: how to set 13 cards, as JSON (``ScoreError`` on bad input).
+
+    ``{"cards": "<13 cards>", "rules": <as in a score request>, "mode": "heuristic" |
+    "expected", "seed": n, "samples": n, "top": n}``; the answer has the setting's
+    ``front``, ``middle`` and ``back``, and in expected mode its ``expected_units``, the
+    ``alternatives`` and a ``natural`` worth declaring instead, if any.
+    """
+    if not isinstance(request, Mapping):
+        raise ScoreError("the request must be an object", "request")
+    extra = sorted(set(request) - _ARRANGE_KEYS)
+    if extra:
+        raise ScoreError(
+            f"request: unknown field {extra[0]!r} (allowed: {', '.join(sorted(_ARRANGE_KEYS))})",
+            extra[0],
+        )
+    if "rules" not in request:
+        raise ScoreError("rules: a preset name or {'preset': ..., options} is required", "rules")
+    rules = Rules.from_mapping(request["rules"])
+    if rules.game == "big-two":
+        raise ScoreError("rules: Big Two hands are not set in rows", "rules")
+    cards = parse_cards(request.get("cards", ""), "cards", "cards")
+    if len(cards) != 13 or len(set(cards)) != 13:
+        raise ScoreError(
+            f"cards: 13 different cards are needed, got {len(cards)} "
+            f"({len(set(cards))} different): {cards_text(cards)}",
+            "cards",
+        )
+    mode = request.get("mode", "heuristic")
+    if mode == "heuristic":
+        return {"mode": mode, **_setting_json(arrange_heuristic(cards, rules))}
+    if mode != "expected":
+        raise ScoreError(f"mode: 'heuristic' or 'expected', got {mode!r}", "mode")
+    found = arrange_expected(
+        cards,
+        rules,
+        samples=_whole(request, "samples", 2000, 1, 20_000),
+        seed=_whole(request, "seed", 0, 0, 2**32 - 1),
+        top=_whole(request, "top", 3, 0, 10),
+    )
+    return {
+        "mode": mode,
+        **_setting_json(found.best.setting),
+        "expected_units": round(found.best.expected_units, 4),
+        "alternatives": [
+            {**_setting_json(c.setting), "expected_units": round(c.expected_units, 4)}
+            for c in found.alternatives
+        ],
+        "samples": found.samples,
+        "seed": found.seed,
+        "natural": found.natural,
+        "natural_units": None if found.natural_units is None else decimal_text(found.natural_units),
+    }
