@@ -17,15 +17,17 @@ def error_response(message: str, field: str | None = None) -> Response:
     return Response({"error": message, "field": field}, status=400)
 
 
-class ScoreView(APIView):
-    """Score one deal: the body is a score request, the answer its result.
-
-    A stateless calculator: it stores nothing, so it needs neither a login nor a CSRF token.
-    """
+class _CalculatorView(APIView):
+    """A stateless engine call: JSON object in, JSON out; it stores nothing, so it needs
+    neither a login nor a CSRF token. ``ScoreError`` answers 400 ``{"error", "field"}``."""
 
     authentication_classes = ()
     permission_classes = (AllowAny,)
     parser_classes = (JSONParser,)
+    what = "a request"
+
+    def compute(self, body: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request) -> Response:
@@ -34,29 +36,26 @@ class ScoreView(APIView):
         except ParseError as exc:
             return error_response(str(exc.detail))
         if not isinstance(body, dict):
-            return error_response("The body must be a JSON object: a score request.")
+            return error_response(f"The body must be a JSON object: {self.what}.")
         try:
-            return Response(score_request(body))
+            return Response(self.compute(body))
         except ScoreError as exc:
             return error_response(exc.message, exc.field)
 
 
-class ArrangeView(APIView):
-    """How to set 13 cards: the heuristic split, or the best expected one (stateless)."""
+class ScoreView(_CalculatorView):
+    """Score one deal: the body is a score request, the answer its result."""
 
-    authentication_classes = ()
-    permission_classes = (AllowAny,)
-    parser_classes = (JSONParser,)
+    what = "a score request"
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-    def post(self, request: Request) -> Response:
-        try:
-            body: Any = request.data
-        except ParseError as exc:
-            return error_response(str(exc.detail))
-        if not isinstance(body, dict):
-            return error_response("The body must be a JSON object: an arrange request.")
-        try:
-            return Response(arrange_request(body))
-        except ScoreError as exc:
-            return error_response(exc.message, exc.field)
+    def compute(self, body: dict[str, Any]) -> dict[str, Any]:
+        return score_request(body)
+
+
+class ArrangeView(_CalculatorView):
+    """How to set 13 cards: the heuristic split, or the best expected one."""
+
+    what = "an arrange request"
+
+    def compute(self, body: dict[str, Any]) -> dict[str, Any]:
+        return arrange_request(body)

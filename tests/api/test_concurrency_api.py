@@ -3,24 +3,15 @@
 from collections import Counter
 from typing import Any
 
-import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
 
 from games import services
 from games.models import Deal, LedgerEntry, Session
 from tests.api.conftest import API, client_for
 from tests.services.hands import deal
-from tests.services.test_concurrency import THREADS, run_together
+from tests.services.test_concurrency import POSTGRES_ONLY, THREADS, run_together
 
-pytestmark = [
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL: SQLite has one writer at a time and no row locks "
-        "(CI runs this with DATABASE_URL pointing at PostgreSQL)",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = POSTGRES_ONLY
 
 DEALS_EACH = 4
 

@@ -13,7 +13,8 @@ from games import services
 from games.models import Deal, LedgerEntry, Session
 from tests.services.hands import deal
 
-pytestmark = [
+# Shared with the API's concurrency tests.
+POSTGRES_ONLY = [
     pytest.mark.skipif(
         "postgresql" not in settings.DATABASES["default"]["ENGINE"],
         reason="needs PostgreSQL: SQLite has one writer at a time and no row locks "
@@ -21,6 +22,7 @@ pytestmark = [
     ),
     pytest.mark.django_db(transaction=True),
 ]
+pytestmark = POSTGRES_ONLY
 
 THREADS = 8
 DEALS_EACH = 5
