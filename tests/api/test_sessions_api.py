@@ -2,6 +2,9 @@
 closed sessions, filters, roles and isolation."""
 
 import datetime
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -343,3 +346,29 @@ def test_an_outsider_gets_404_for_sessions_and_deals(
     assert Session.objects.count() == 1
     session.refresh_from_db()
     assert session.is_open
+
+
+def test_a_stored_deal_shows_its_review_once_it_is_done(
+    session: Session,
+    as_bob: APIClient,
+    django_capture_on_commit_callbacks: Callable[..., AbstractContextManager[list[Any]]],
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = post_deal(as_bob, session, deal(Ann="A", Bob="B", Cy="C", Di="D"))
+    assert response.status_code == 201, response.content
+    assert response.json()["review"] is None  # queued, not done yet
+    assert len(queued) == 1
+
+    queued[0]()
+
+    review = as_bob.get(f"{deals_url(session)}1/").json()["review"]
+    assert review["reviewed"] is True
+    assert review["version"] == 1
+    ann = next(p for p in review["players"] if p["name"] == "Ann")
+    assert ann["actual_units"] == "-8"  # hand A, worked out in tests/services/hands.py
+    assert Decimal(ann["units_missed"]) == Decimal(ann["best_units"]) + 8
+    assert set(ann["best"]) == {"front", "middle", "back"}
+    summary = as_bob.get(f"{API}/sessions/{session.pk}/summary/").json()
+    assert summary["reviewed_deals"] == 1
+    missed = {p["name"]: Decimal(p["units_missed"]) for p in summary["players"]}
+    assert missed["Ann"] == Decimal(ann["units_missed"])
