@@ -127,14 +127,17 @@ class DealViewSet(
     @property
     def session(self) -> Session:
         """The session, 404 unless the user belongs to its group; the user's role comes in
-        the same query, so the services' membership check needs none."""
+        the same query, so the services' membership check needs none (and so do the seats
+        and stakes that recording a deal reads)."""
         if not hasattr(self, "_session"):
             user = current_user(self.request)
-            sessions = (
+            sessions: QuerySet[Session] = (
                 Session.objects.filter(group__memberships__user=user)
                 .annotate(viewer_role=F("group__memberships__role"))
                 .select_related("group")
             )
+            if self.action == "create":  # recording a deal: seats and stakes come along
+                sessions = services.with_table(sessions)
             self._session = get_object_or_404(sessions, pk=self.kwargs["session_pk"])
             remember_role(self._session.group, user, self._session.__dict__["viewer_role"])
         return self._session

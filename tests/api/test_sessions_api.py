@@ -372,3 +372,31 @@ def test_a_stored_deal_shows_its_review_once_it_is_done(
     assert summary["reviewed_deals"] == 1
     missed = {p["name"]: Decimal(p["units_missed"]) for p in summary["players"]}
     assert missed["Ann"] == Decimal(ann["units_missed"])
+
+
+def test_a_deal_recorded_through_the_api_is_played_at_the_pairs_stakes(
+    session: Session, players: dict[str, Player], as_bob: APIClient, alice: User
+) -> None:
+    """Recording reads the seats and the stakes in the session's own query (``with_table``);
+    they must be what the services would read on their own."""
+    services.set_pair_stake(session.group, players["Di"], players["Ann"], "2.5", by=alice)
+    services.set_pair_stake(session.group, players["Bob"], players["Cy"], 3, by=alice)
+
+    response = post_deal(as_bob, session, deal(Ann="A", Bob="B", Cy="C", Di="D"))
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["stakes"] == {
+        "unit_value": "0.5",
+        "pairs": [
+            {"players": ["Ann", "Di"], "multiplier": "2.5"},
+            {"players": ["Bob", "Cy"], "multiplier": "3"},
+        ],
+    }
+    # Units (hands.py): Ann-Di -1 at 2.5x and 0.5 a unit, Bob-Cy -1 at 3x.
+    money = {tuple(p["players"]): p["money"] for p in body["result"]["pairs"]}
+    assert money[("Ann", "Di")] == "-1.25"
+    assert money[("Bob", "Cy")] == "-1.5"
+    assert money[("Ann", "Bob")] == "-3"  # -6 units at 1x
+    by_services = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
+    assert by_services.request["stakes"] == body["stakes"]
