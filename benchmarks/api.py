@@ -205,7 +205,8 @@ def review_backlog(env: dict[str, str], database_url: str) -> None:
     command = [sys.executable, "-m", "celery", "-A", "scorekeeper", "worker", "--pool=solo"]
     command += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"]
     start = time.perf_counter()
-    worker = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, **quiet)
     try:
         left = waiting
         while left and time.perf_counter() - start < 600:
