@@ -18,17 +18,7 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import (
-    Aggregate,
-    CharField,
-    JSONField,
-    Max,
-    OuterRef,
-    QuerySet,
-    Subquery,
-    Sum,
-)
-from django.db.models.functions import Cast, JSONObject
+from django.db.models import Max, QuerySet, Sum
 from django.utils import timezone
 
 from games.engine import Rules, ScoreError, score_request
@@ -87,7 +77,6 @@ __all__ = [
     "update_player",
     "update_session",
     "void_deal",
-    "with_table",
 ]
 
 ZERO = Decimal(0)
@@ -569,7 +558,7 @@ def record_or_replay(
     require_member(by, group)
     # A session's game, rules and seats never change once it starts, and a stake applies
     # from whenever it is set: all are read before the session is locked, to hold the lock
-    # as briefly as possible (and in the session's own query when it came `with_table`).
+    # as briefly as possible.
     seated, pair_stakes = _table(session)
     try:
         with transaction.atomic():
@@ -604,51 +593,14 @@ def record_or_replay(
     return Recorded(deal, created=True)
 
 
-class _JSONArray(Aggregate):
-    """The grouped rows' values as one JSON array (json_group_array, or json_agg)."""
-
-    function = "JSON_GROUP_ARRAY"
-    output_field = JSONField()
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        # As text, as the JSON field expects from the database.
-        return self.as_sql(compiler, connection, template="JSON_AGG(%(expressions)s)::text")
-
-
-def with_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
-    """The sessions with what recording a deal reads besides the session row (its seats
-    and its group's pair stakes) brought along in the same query."""
-    seats = (
-        SessionSeat.objects.filter(session=OuterRef("pk"))
-        .values("session")
-        .annotate(rows=_JSONArray(JSONObject(seat="seat", name="name", player="player_id")))
-        .values("rows")
-    )
-    multiplier = Cast("multiplier", CharField())  # exact, as JSON numbers may not be
-    stakes = (
-        PairStake.objects.filter(group=OuterRef("group_id"))
-        .values("group")
-        .annotate(rows=_JSONArray(JSONObject(a="player_a_id", b="player_b_id", x=multiplier)))
-        .values("rows")
-    )
-    return sessions.annotate(table_seats=Subquery(seats), table_stakes=Subquery(stakes))
-
-
 class _Table(NamedTuple):
     seated: dict[str, int]  # player ids by seat name, in seat order
     pair_stakes: list[tuple[int, int, Decimal]]  # the group's (player a, player b, multiple)
 
 
 def _table(session: Session) -> _Table:
-    known = session.__dict__
-    if "table_seats" not in known:
-        stakes = session.group.pair_stakes.values_list("player_a_id", "player_b_id", "multiplier")
-        return _Table(_seated(session), sorted(stakes))
-    seats = sorted(known["table_seats"] or (), key=lambda row: row["seat"])
-    return _Table(
-        {row["name"]: row["player"] for row in seats},
-        sorted((row["a"], row["b"], Decimal(row["x"])) for row in known["table_stakes"] or ()),
-    )
+    stakes = session.group.pair_stakes.values_list("player_a_id", "player_b_id", "multiplier")
+    return _Table(_seated(session), sorted(stakes))
 
 
 class _Replayed(Exception):

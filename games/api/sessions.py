@@ -127,8 +127,7 @@ class DealViewSet(
     @property
     def session(self) -> Session:
         """The session, 404 unless the user belongs to its group; the user's role comes in
-        the same query, so the services' membership check needs none (and so do the seats
-        and stakes that recording a deal reads)."""
+        the same query, so the services' membership check needs none."""
         if not hasattr(self, "_session"):
             user = current_user(self.request)
             sessions: QuerySet[Session] = (
@@ -136,8 +135,6 @@ class DealViewSet(
                 .annotate(viewer_role=F("group__memberships__role"))
                 .select_related("group")
             )
-            if self.action == "create":  # recording a deal: seats and stakes come along
-                sessions = services.with_table(sessions)
             self._session = get_object_or_404(sessions, pk=self.kwargs["session_pk"])
             remember_role(self._session.group, user, self._session.__dict__["viewer_role"])
         return self._session

@@ -377,8 +377,7 @@ def test_a_stored_deal_shows_its_review_once_it_is_done(
 def test_a_deal_recorded_through_the_api_is_played_at_the_pairs_stakes(
     session: Session, players: dict[str, Player], as_bob: APIClient, alice: User
 ) -> None:
-    """Recording reads the seats and the stakes in the session's own query (``with_table``);
-    they must be what the services would read on their own."""
+    """The deal carries the stakes of the pairs at the table, in a stable order."""
     services.set_pair_stake(session.group, players["Di"], players["Ann"], "2.5", by=alice)
     services.set_pair_stake(session.group, players["Bob"], players["Cy"], 3, by=alice)
 
