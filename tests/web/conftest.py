@@ -4,7 +4,9 @@ At the table: Ann (Alice's player), Bob (Bob's), and two guests, Cy and Di. Each
 Django test client signed in through the pages' own sign-in form where it matters.
 """
 
+from collections.abc import Iterator
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -12,6 +14,8 @@ from django.test import Client
 
 from games import services
 from games.models import Group, Player, Session
+from tests.conftest import skip_or_fail
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS
 
 PASSWORD = "a long table password"
 
@@ -73,3 +77,21 @@ def players(group: Group, alice: User, bob: User) -> dict[str, Player]:
 def session(group: Group, players: dict[str, Player], alice: User) -> Session:
     seats = [players[name] for name in ("Ann", "Bob", "Cy", "Di")]
     return services.start_session(group, seats, alice, place="Ann's kitchen")
+
+
+@pytest.fixture
+def chromium(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A launched browser; skipped without Chromium (failed under REQUIRE_SERVICES=1)."""
+    if not CHROMIUM.exists():
+        skip_or_fail(f"no Chromium at {CHROMIUM} (Debian package chromium)")
+    # Playwright's sync API runs an event loop in this thread; the test's own database
+    # calls are still synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -124,7 +124,11 @@ def test_owner_changes_rules_with_a_preset_and_overrides(group: Group, as_alice:
     assert saved.status_code == 302
     latest = group.current_rule_set()
     assert latest.version == 2
-    assert latest.spec == {"preset": "classic-2-4", "surrender_cost": "3", "royalty_best_only": True}
+    assert latest.spec == {
+        "preset": "classic-2-4",
+        "surrender_cost": "3",
+        "royalty_best_only": True,
+    }
     assert latest.rules["surrender_cost"] == "3" and latest.rules["bonus"] == "2-4"
 
 
@@ -366,7 +370,9 @@ def test_closing_shows_who_pays_whom_and_freezes_the_deals(
     assert as_bob.get(f"/sessions/{session.pk}/deals/1/edit/").status_code == 302
 
 
-def test_csv_ledger_of_one_player(session: Session, as_bob: Client, players: dict[str, Player]) -> None:
+def test_csv_ledger_of_one_player(
+    session: Session, as_bob: Client, players: dict[str, Player]
+) -> None:
     as_bob.post(f"/sessions/{session.pk}/deal/", deal_form(Ann="A", Bob="B", Cy="C", Di="D"))
     response = as_bob.get(f"/sessions/{session.pk}/ledger/{players['Ann'].pk}.csv")
     assert response["Content-Type"].startswith("text/csv")
@@ -398,10 +404,17 @@ def test_big_two_takes_cards_or_a_count(
     form = {"p0-cards_left": "0", "p1-cards": "3c 9h 2s", "p2-cards_left": "5"}
     assert as_bob.post(f"/sessions/{session.pk}/deal/", form).status_code == 302
     result = session.deals.get().result
-    assert {p["name"]: p["units"] for p in result["players"]} == {"Ann": "8", "Bob": "-3", "Cy": "-5"}
+    assert {p["name"]: p["units"] for p in result["players"]} == {
+        "Ann": "8",
+        "Bob": "-3",
+        "Cy": "-5",
+    }
     bad = as_bob.post(f"/sessions/{session.pk}/deal/", {"p0-cards_left": "0", "p1-cards_left": "x"})
     assert bad.status_code == 400
-    assert "cards_left must be a whole number" in bad.content.decode().split('id="p1-cards_left-fb"')[1]
+    assert (
+        "cards_left must be a whole number"
+        in bad.content.decode().split('id="p1-cards_left-fb"')[1]
+    )
 
 
 def test_open_face_shows_who_is_in_fantasy_land(
@@ -414,8 +427,9 @@ def test_open_face_shows_who_is_in_fantasy_land(
     bob = {"front": "4c 5d 6h", "middle": "Kc Kd Th Js 2c", "back": "Tc Td Ts 9h 9s"}
     form = {f"p0-{r}": v for r, v in ann.items()} | {f"p1-{r}": v for r, v in bob.items()}
     assert as_bob.post(f"/sessions/{session.pk}/deal/", form).status_code == 302
-    assert "In fantasy land next deal: <strong>Ann</strong>" in as_bob.get(
-        f"/sessions/{session.pk}/"
-    ).content.decode()
+    assert (
+        "In fantasy land next deal: <strong>Ann</strong>"
+        in as_bob.get(f"/sessions/{session.pk}/").content.decode()
+    )
     page = as_bob.get(f"/sessions/{session.pk}/deal/").content.decode()
     assert "in fantasy land · 13 cards" in page and 'name="p0-discards"' in page
