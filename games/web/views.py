@@ -329,26 +329,36 @@ def _deal_rows(session: Session, names: Sequence[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _last_pairs(session: Session) -> tuple[Deal | None, list[dict[str, str]]]:
+PAIR_KINDS = {
+    "rows": "",
+    "foul": "foul",
+    "surrender": "surrender",
+    "natural": "natural",
+    "cards": "cards left",
+    "none": "",
+}
+
+
+def _last_pairs(session: Session, names: Sequence[str]) -> tuple[Deal | None, list[dict[str, str]]]:
+    """The last active deal pair by pair, each told from the winner's side, in seat order."""
     deal = session.deals.filter(status=Deal.Status.ACTIVE).order_by("-number").first()
     if deal is None:
         return None, []
+    seat = {name: k for k, name in enumerate(names)}
     pairs = []
     for pair in deal.result["pairs"]:
-        a, b = pair["players"]
-        units = Decimal(pair["units"])
-        detail = pair.get("kind", "")
+        a, b = sorted(pair["players"], key=lambda name: seat.get(name, 0))
+        units = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
+        detail = PAIR_KINDS.get(pair.get("kind", ""), "")
         if pair.get("scoop"):
-            detail = f"{pair['scoop']} scoops"
-        pairs.append(
-            {
-                "a": a,
-                "b": b,
-                "units": signed(units),
-                "detail": detail,
-                "winner": a if units > 0 else b if units < 0 else "",
-            }
-        )
+            detail = "scoop"
+        if units < 0:
+            text = f"{b} wins {decimal_text(-units)} from {a}"
+        elif units > 0:
+            text = f"{a} wins {decimal_text(units)} from {b}"
+        else:
+            text = f"{a} and {b} are even"
+        pairs.append({"a": a, "b": b, "text": text, "units": signed(units), "detail": detail})
     return deal, pairs
 
 
@@ -372,7 +382,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for p in summary["players"]
     ]
-    last, pairs = _last_pairs(session)
+    last, pairs = _last_pairs(session, names)
     fantasy = services.fantasyland(session) if session.game == Session.Game.OPEN_FACE else {}
     context = {
         "session": session,

@@ -201,7 +201,7 @@ def test_a_deal_saved_from_the_form_scores_as_worked_by_hand(
     }
     board = as_bob.get(f"/sessions/{session.pk}/").content.decode()
     assert "Deal 1, pair by pair" in board
-    assert "Bob scoops" in board  # A-B: B scoops A
+    assert '<span>Bob wins 6 from Ann</span> <span class="muted">scoop</span>' in board
 
 
 def test_an_error_is_shown_next_to_its_row_and_the_typing_is_kept(
