@@ -11,7 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.rules import OPTIONS_BY_GAME, PRESETS, preset_rules
+from games.engine.rules import (
+    NATURAL_TABLES,
+    OPTIONS_BY_GAME,
+    PRESETS,
+    ROYALTY_TABLES,
+    preset_rules,
+)
 
 DEFAULT = ""  # the blank choice: keep the preset's value
 NONE_WORDS = frozenset({"none", "null", "off", "no"})
@@ -187,3 +193,12 @@ def describe_value(option: Option, value: Any) -> str:
     if isinstance(value, Mapping):
         return "custom table"
     return _text(option, value)
+
+
+def preset_value(preset: str, option: Option) -> str:
+    """What the preset itself sets an option to, naming its royalty or naturals table."""
+    if option.name in ("royalties", "naturals"):
+        tables = ROYALTY_TABLES if option.name == "royalties" else NATURAL_TABLES
+        table = PRESETS[preset].get(option.name, tables["none"])
+        return next((name for name, known in tables.items() if known is table), "custom table")
+    return describe_value(option, preset_rules(preset).to_mapping().get(option.name))

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import reports, services
 from games.engine import Rules, ScoreError
 from games.engine.rules import PRESETS, decimal_text
-from games.models import Deal, Group, Membership, Session
+from games.models import Deal, Group, Membership, Player, Session
 from games.permissions import NotAllowed, role_of
 from games.web import entry, rules_form
 
@@ -82,13 +82,24 @@ def _rules(session: Session) -> Rules:
     return Rules.from_mapping(session.rules)
 
 
-def _rules_summary(rules: Mapping[str, Any]) -> list[tuple[str, str, str]]:
-    """(option, value, sentence) for every option of the rules' game."""
+def _rules_summary(spec: Any, rules: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(option, value, sentence) for every option of the rules' game.
+
+    A royalty or naturals table is named as agreed (or as the preset names it).
+    """
     preset = str(rules.get("preset", "standard"))
-    return [
-        (option.name, rules_form.describe_value(option, rules.get(option.name)), option.sentence)
-        for option in rules_form.options_for(preset)
-    ]
+    agreed = spec if isinstance(spec, Mapping) else {}
+    rows = []
+    for option in rules_form.options_for(preset):
+        value = rules.get(option.name)
+        if isinstance(value, Mapping) and isinstance(agreed.get(option.name), str):
+            text = agreed[option.name]
+        elif isinstance(value, Mapping) and option.name not in agreed:
+            text = rules_form.preset_value(preset, option)
+        else:
+            text = rules_form.describe_value(option, value)
+        rows.append((option.name, text, option.sentence))
+    return rows
 
 
 # --- groups ------------------------------------------------------------------------------
@@ -126,7 +137,7 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
         ).prefetch_related("seats"),
         "standings": standings["players"],
         "rule_set": rule_set,
-        "rules_summary": _rules_summary(rule_set.rules),
+        "rules_summary": _rules_summary(rule_set.spec, rule_set.rules),
         "players": players,
         "stakes": stakes,
         "unit_value": decimal_text(group.unit_value),
@@ -174,13 +185,12 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("web:group", pk=group.pk)
     typed = values.get("preset", "")
     preset: str = typed if typed in PRESETS else str(rule_set.rules["preset"])
-    current = Rules.from_mapping(preset).to_mapping()
     option_name = (error_field or "").removeprefix("rules.").split(".")[0]
     options = [
         {
             "option": option,
             "value": values.get(option.name, ""),
-            "preset_value": rules_form.describe_value(option, current.get(option.name)),
+            "preset_value": rules_form.preset_value(preset, option),
             "error": error if option_name == option.name else "",
         }
         for option in rules_form.OPTIONS
@@ -198,6 +208,12 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/group_rules.html", context, status=400 if error else 200)
 
 
+def _player(group: Group, pk: str) -> Player:
+    if not pk.isdigit():
+        raise Http404("no such player")
+    return get_object_or_404(group.players, pk=pk)
+
+
 @login_required
 @require_POST
 def group_stakes(request: HttpRequest, pk: int) -> HttpResponse:
@@ -207,8 +223,8 @@ def group_stakes(request: HttpRequest, pk: int) -> HttpResponse:
     user = _user(request)
     try:
         if "multiplier" in request.POST:
-            first = get_object_or_404(group.players, pk=request.POST.get("first") or 0)
-            second = get_object_or_404(group.players, pk=request.POST.get("second") or 0)
+            first = _player(group, request.POST.get("first", ""))
+            second = _player(group, request.POST.get("second", ""))
             services.set_pair_stake(group, first, second, request.POST["multiplier"], by=user)
             messages.success(
                 request, f"{first} and {second} now play at x{request.POST['multiplier']}."

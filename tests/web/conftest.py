@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connections
 from django.test import Client
 
 from games import services
@@ -94,4 +95,7 @@ def chromium(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         try:
             yield browser
         finally:
+            # While Playwright's loop runs, the test's queries get connections of their own
+            # (Django keys them by context): close them, or they hold the test database open.
+            connections.close_all()
             browser.close()

@@ -106,6 +106,7 @@ def test_group_page_lists_sessions_standings_rules_and_adds_players(
     # Standings: Bob +4 units (2 EUR) from the first deal of hands.py.
     assert "+4</td>" in page and "+2 EUR" in page
     assert "surrender_cost: <strong>2.5</strong>" in page
+    assert "royalties: <strong>baseline</strong>" in page
     added = as_bob.post(f"/groups/{group.pk}/", {"name": " Eve "})
     assert added.status_code == 302 and group.players.filter(name="Eve").exists()
     taken = as_bob.post(f"/groups/{group.pk}/", {"name": "Eve"})
@@ -117,6 +118,7 @@ def test_group_page_lists_sessions_standings_rules_and_adds_players(
 def test_owner_changes_rules_with_a_preset_and_overrides(group: Group, as_alice: Client) -> None:
     page = as_alice.get(f"/groups/{group.pk}/rules/").content.decode()
     assert "Units a surrendering player pays each opponent" in page  # one sentence each
+    assert '<option value="">preset: baseline</option>' in page  # the royalty table
     saved = as_alice.post(
         f"/groups/{group.pk}/rules/",
         {"preset": "classic-2-4", "surrender_cost": "3", "royalty_best_only": "yes", "wheel": ""},
@@ -155,6 +157,8 @@ def test_owner_sets_the_stakes(group: Group, players: dict[str, Player], as_alic
         f"/groups/{group.pk}/stakes/", {"first": ann.pk, "second": cy.pk, "multiplier": "3"}
     )
     assert group.pair_stakes.get().multiplier == 3
+    stranger = {"first": ann.pk, "second": "x", "multiplier": "3"}
+    assert as_alice.post(f"/groups/{group.pk}/stakes/", stranger).status_code == 404
     bad = as_alice.post(f"/groups/{group.pk}/stakes/", {"unit_value": "-1", "currency": "EUR"})
     assert bad.status_code == 400 and "at least 0" in bad.content.decode()
 
