@@ -31,6 +31,8 @@ from games.web import entry, rules_form
 
 GAME_NAMES = {"chinese": "Chinese poker", "open-face": "Open-face", "big-two": "Big Two"}
 ZERO = Decimal(0)
+# Fields of the deal form with a feedback line of their own: errors go beside them.
+ROW_FIELDS = frozenset({"front", "middle", "back", "cards", "cards_left", "discards", "cards13"})
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -435,7 +437,7 @@ def _entry_context(
     for k, (typed, seen) in enumerate(zip(entries, feedback, strict=True)):
         seat_error, row_errors = "", {}
         if error is not None and error.seat == k:
-            if error.row in ("front", "middle", "back", "cards", "cards_left", "discards"):
+            if error.row in ROW_FIELDS:
                 row_errors[error.row] = error.error
             else:
                 seat_error = error.error

@@ -143,6 +143,13 @@ def test_a_night_at_the_table(
     # Deal 4: Bob declares six pairs.
     page.get_by_role("link", name="Enter a deal").click()
     type_hands(page, Ann="C", Bob="D", Cy="A", Di="B")
+    # Declared for the wrong player first: the engine's refusal shows beside Ann's hand.
+    page.locator("#p0-natural").select_option("six_pairs")
+    expect(page.locator("#p0-error")).to_have_text(
+        "Ann declared six_pairs, but the cards do not make it"
+    )
+    page.locator("#p0-natural").select_option("")
+    expect(page.locator("#p0-error")).to_be_hidden()
     page.locator("#p1-natural").select_option("six_pairs")
     save(page)
 

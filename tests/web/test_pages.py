@@ -437,3 +437,13 @@ def test_open_face_shows_who_is_in_fantasy_land(
     )
     page = as_bob.get(f"/sessions/{session.pk}/deal/").content.decode()
     assert "in fantasy land · 13 cards" in page and 'name="p0-discards"' in page
+
+
+def test_a_false_natural_is_refused_beside_its_player(session: Session, as_bob: Client) -> None:
+    form = {**deal_form(Ann="A", Bob="B", Cy="C", Di="D"), "p0-natural": "six_pairs"}
+    response = as_bob.post(f"/sessions/{session.pk}/deal/", form)
+    assert response.status_code == 400
+    seat_error = response.content.decode().split('id="p0-error"')[1].split("</p>")[0]
+    assert "Ann declared six_pairs, but the cards do not make it" in seat_error
+    assert '<option value="six_pairs" selected>' in response.content.decode()
+    assert session.deals.count() == 0

@@ -38,6 +38,8 @@
   function showSeats(seats) {
     seats.forEach(function (seat, k) {
       var prefix = "p" + k + "-";
+      var seatError = document.getElementById(prefix + "error");
+      if (seatError) { seatError.hidden = true; seatError.textContent = ""; }
       Object.keys(seat.rows).forEach(function (row) { showRow(prefix + row, seat.rows[row]); });
       var foul = document.getElementById(prefix + "foul");
       if (foul) {
@@ -53,6 +55,18 @@
     target.replaceChildren();
     if (body.error) {
       target.appendChild(el("p", "error", body.error.message));
+      // Also beside the row it names, unless that row already says what is wrong.
+      var box = document.getElementById("p" + body.error.seat + "-" + (body.error.row || "error") + "-fb")
+        || document.getElementById("p" + body.error.seat + "-error");
+      if (box && !box.querySelector(".error, .dup")) {
+        if (box.classList.contains("seat-error")) {
+          box.textContent = body.error.message;
+          box.hidden = false;
+        } else {
+          box.append(" ");
+          box.appendChild(el("span", "error", body.error.message));
+        }
+      }
       return;
     }
     if (!body.units) {
