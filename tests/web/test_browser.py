@@ -219,3 +219,24 @@ def test_arrange_fills_the_rows_in_the_browser(
     assert page.locator("#p0-foul").is_hidden()
     assert page.input_value("#p0-back") != ""
     page.close()
+
+
+def test_pdf_buttons_poll_until_the_file_is_ready(
+    chromium: Any, live_server: Any, night_owner: User, settings: Any
+) -> None:
+    settings.ROOT_URLCONF = "tests.web.pdf_urls"  # stand-ins for the PDF endpoints
+    group = night_owner.card_groups.get()
+    session = services.start_session(group, list(group.players.all()), night_owner)
+    page = chromium.new_page(viewport=PHONE)
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/sessions/{session.pk}/summary/")
+    page.get_by_label("User name").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    sheet = page.locator("#pdfs li").first
+    sheet.get_by_role("button", name="Score sheet (PDF)").click()
+    expect(sheet.locator(".job-status")).to_have_text("pending…")
+    expect(sheet.get_by_role("link", name="Download")).to_have_attribute(
+        "href", f"/fake-jobs/{session.pk}-sheet/file.pdf"
+    )
+    page.close()

@@ -1,10 +1,12 @@
 """The table-side pages through Django's test client: access, CSRF, forms and their errors."""
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import NoReverseMatch, reverse
 
 from games import services
 from games.models import Deal, Group, Player, RuleSet, Session
@@ -385,16 +387,20 @@ def test_csv_ledger_of_one_player(
     assert lines[1].startswith(f"Ann,Bob,{session.pk},") and ",-6,-3," in lines[1]
 
 
-def test_pdf_buttons_only_when_the_api_has_them(session: Session, as_bob: Client) -> None:
-    page = as_bob.get(f"/sessions/{session.pk}/summary/")
-    try:
-        from django.urls import reverse
-
+def test_no_pdf_buttons_without_the_pdf_api(session: Session, as_bob: Client) -> None:
+    with pytest.raises(NoReverseMatch):
         reverse("api:session-sheets", args=[session.pk])
-    except Exception:
-        assert "data-job" not in page.content.decode()
-    else:  # pragma: no cover - once the PDF API is merged
-        assert "data-job" in page.content.decode()
+    assert "data-job" not in as_bob.get(f"/sessions/{session.pk}/summary/").content.decode()
+
+
+def test_pdf_buttons_once_the_pdf_api_is_there(
+    session: Session, as_bob: Client, players: dict[str, Player], settings: Any
+) -> None:
+    settings.ROOT_URLCONF = "tests.web.pdf_urls"
+    page = as_bob.get(f"/sessions/{session.pk}/summary/").content.decode()
+    assert f'data-job="/api/v1/sessions/{session.pk}/sheets/"' in page
+    ann = players["Ann"].pk
+    assert f'data-job="/api/v1/sessions/{session.pk}/ledgers/?player={ann}"' in page
 
 
 @pytest.mark.parametrize("preset", ["big-two"])
