@@ -154,15 +154,32 @@ def _value(option: Option, text: str) -> Any:
     return text
 
 
-def spec_from_form(data: Mapping[str, Any]) -> str | dict[str, Any]:
-    """The spec typed in the form: the preset name alone when nothing is overridden."""
+def custom_tables(spec: str | Mapping[str, Any]) -> dict[str, Any]:
+    """The spec's own royalty or naturals tables (mappings), which the form cannot show."""
+    if isinstance(spec, str):
+        return {}
+    return {name: value for name, value in spec.items() if isinstance(value, Mapping)}
+
+
+def spec_from_form(
+    data: Mapping[str, Any], current: str | Mapping[str, Any] = ""
+) -> str | dict[str, Any]:
+    """The spec typed in the form: the preset name alone when nothing is overridden.
+
+    A custom table of the ``current`` spec is kept when its option is left blank and the
+    preset stays the same, so saving the form never drops what the API agreed.
+    """
     preset = str(data.get("preset", ""))
     spec: dict[str, Any] = {"preset": preset}
+    same_preset = not isinstance(current, str) and current.get("preset") == preset
+    kept = custom_tables(current) if same_preset else {}
     if preset in PRESETS:
         for option in options_for(preset):
             text = str(data.get(option.name, "") or "")
             if text.strip() != DEFAULT:
                 spec[option.name] = _value(option, text)
+            elif option.name in kept:
+                spec[option.name] = kept[option.name]
     return preset if len(spec) == 1 else spec
 
 

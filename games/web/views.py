@@ -177,7 +177,7 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         values = {key: str(value) for key, value in request.POST.items()}
     if request.method == "POST" and "show" not in request.POST:
-        spec = rules_form.spec_from_form(request.POST)
+        spec = rules_form.spec_from_form(request.POST, rule_set.spec)
         try:
             services.set_rules(group, spec, by=_user(request))
         except ScoreError as exc:
@@ -188,11 +188,15 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
     typed = values.get("preset", "")
     preset: str = typed if typed in PRESETS else str(rule_set.rules["preset"])
     option_name = (error_field or "").removeprefix("rules.").split(".")[0]
+    same_preset = isinstance(rule_set.spec, Mapping) and rule_set.spec.get("preset") == preset
+    kept = rules_form.custom_tables(rule_set.spec) if same_preset else {}
     options = [
         {
             "option": option,
             "value": values.get(option.name, ""),
-            "preset_value": rules_form.preset_value(preset, option),
+            "preset_value": "the agreed custom table"
+            if option.name in kept
+            else rules_form.preset_value(preset, option),
             "error": error if option_name == option.name else "",
         }
         for option in rules_form.OPTIONS

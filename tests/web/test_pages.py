@@ -453,3 +453,16 @@ def test_a_false_natural_is_refused_beside_its_player(session: Session, as_bob: 
     assert "Ann declared six_pairs, but the cards do not make it" in seat_error
     assert '<option value="six_pairs" selected>' in response.content.decode()
     assert session.deals.count() == 0
+
+
+def test_saving_the_form_keeps_a_custom_table_agreed_through_the_api(
+    group: Group, alice: User, as_alice: Client
+) -> None:
+    custom = {"preset": "classic-1-6", "royalties": {"back": {"full_house": 4}}}
+    services.set_rules(group, custom, by=alice)
+    page = as_alice.get(f"/groups/{group.pk}/rules/").content.decode()
+    assert '<option value="">preset: the agreed custom table</option>' in page
+    as_alice.post(f"/groups/{group.pk}/rules/", {"preset": "classic-1-6", "surrender_cost": "3"})
+    assert group.current_rule_set().spec == {**custom, "surrender_cost": "3"}
+    as_alice.post(f"/groups/{group.pk}/rules/", {"preset": "classic-2-4"})
+    assert group.current_rule_set().spec == "classic-2-4"
