@@ -46,3 +46,8 @@ format: venv
 # Re-resolves requirements.lock after a change to pyproject.toml.
 lock: venv
 	$(BIN)/uv pip compile pyproject.toml --extra dev -o requirements.lock --python-version 3.11
+
+# Screenshots of the table-side pages for the README (headless /usr/bin/chromium).
+.PHONY: screenshots
+screenshots: venv
+	$(PY) docs/screenshots.py

@@ -179,6 +179,12 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# The table-side pages (games/web/): Django's own sign-in and sign-out views, whose pages
+# are templates/web/login.html; signing in leads to the user's groups.
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:groups"
+LOGOUT_REDIRECT_URL = "web:login"
+
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 

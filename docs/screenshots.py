@@ -1,0 +1,150 @@
+"""Screenshots of the table-side pages for the README (``make screenshots``).
+
+Builds a throw-away SQLite database with a night at the Friday club (the hands of
+``tests/services/hands.py``), serves it with ``manage.py runserver`` and photographs the
+main pages in headless Chromium at phone (360 px) and desktop width into docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "screenshots"
+PASSWORD = "a long table password"
+VIEWPORTS = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 900}}
+SEATS = ("Ann", "Bob", "Cy", "Di")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def build_night() -> tuple[int, int]:
+    """The group and an open session with four deals (one foul, one surrender, one natural)."""
+    from django.contrib.auth.models import User
+
+    from games import services
+    from tests.services.hands import deal, fouled
+
+    alice = User.objects.create_user("alice", password=PASSWORD)
+    group = services.create_group(alice, "Friday club", "EUR", Decimal("0.5"), "classic-1-6")
+    players = [services.add_player(group, name, by=alice) for name in SEATS]
+    services.set_pair_stake(group, players[0], players[2], 2, by=alice)
+    session = services.start_session(group, players, alice, place="Ann's kitchen")
+    services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
+    foul = deal(Ann="A", Bob="B", Cy="C", Di="D")
+    foul[1].update(fouled("B"))
+    services.record_deal(session, foul, alice)
+    surrender = [*deal(Bob="A", Cy="B", Ann="D"), {"name": "Di", "surrender": True}]
+    services.record_deal(session, surrender, alice)
+    natural = deal(Cy="A", Di="B", Ann="C", Bob="D")
+    natural[3]["natural"] = "six_pairs"
+    wrong = services.record_deal(session, natural, alice)
+    services.edit_deal(wrong, natural, alice, reason="six pairs declared late")
+    return group.pk, session.pk
+
+
+def shoot(page: Any, name: str) -> None:
+    page.screenshot(path=str(OUT / f"{name}.png"), full_page=True)
+    print("wrote", (OUT / f"{name}.png").relative_to(ROOT))
+
+
+def sign_in(page: Any, base: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("User name").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/groups/")
+
+
+def deal_entry(page: Any, base: str, session: int) -> None:
+    """A deal half typed: rows named, a foul and a card given twice flagged, units shown."""
+    from tests.services.hands import HANDS, fouled
+
+    page.goto(f"{base}/sessions/{session}/deal/")
+    for k, hand in enumerate("DCBA"):
+        rows = fouled(hand) if k == 1 else HANDS[hand]
+        for row, cards in rows.items():
+            page.fill(f"#p{k}-{row}", cards)
+    page.wait_for_selector("#preview-body table")
+    page.fill("#p0-front", "4s 3h Ac")
+    page.wait_for_selector("#p0-front-fb .dup")
+    page.locator("#p0-front").focus()
+
+
+def main() -> None:
+    workdir = tempfile.mkdtemp(prefix="scorekeeper-shots-")
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{workdir}/shots.sqlite3",
+        "DEBUG": "true",
+        "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from playwright.sync_api import sync_playwright
+
+    from tests.web.browser import CHROMIUM, CHROMIUM_ARGS
+
+    call_command("migrate", verbosity=0)
+    group, session = build_night()
+    OUT.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            pages = {}
+            for width, viewport in VIEWPORTS.items():
+                page = pages[width] = browser.new_page(viewport=viewport)
+                sign_in(page, base)
+                page.goto(f"{base}/groups/{group}/")
+                shoot(page, f"group-{width}")
+                page.goto(f"{base}/groups/{group}/rules/")
+                page.get_by_label("surrender_cost").fill("lots")
+                page.get_by_role("button", name="Save new rules").click()
+                shoot(page, f"rules-{width}")
+                deal_entry(page, base, session)
+                shoot(page, f"deal-entry-{width}")
+                page.goto(f"{base}/sessions/{session}/")
+                shoot(page, f"scoreboard-{width}")
+            pages["phone"].goto(f"{base}/sessions/{session}/summary/")
+            pages["phone"].get_by_role("button", name="Close the session").click()
+            pages["phone"].wait_for_selector("#transfers")
+            for width, page in pages.items():
+                page.goto(f"{base}/sessions/{session}/summary/")
+                page.locator("details.ledger summary").first.click()
+                shoot(page, f"summary-{width}")
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+// Live feedback on the deal form: as rows are typed, ask the server (which asks the engine)
+// for each row's hand, fouls, cards given twice and the deal's units. Saving needs none of
+// this: the form posts as a plain form and the server shows the same feedback on an error.
+(function () {
+  "use strict";
+  var form = document.getElementById("deal-form");
+  if (!form || !window.fetch) return;
+  var url = form.dataset.preview;
+  var timer = null;
+  var sent = 0;
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function showRow(id, row) {
+    var box = document.getElementById(id + "-fb");
+    if (!box) return;
+    box.replaceChildren();
+    if (!row) return;
+    if (row.cards && row.cards.length) {
+      var hand = el("span", "hand");
+      row.cards.forEach(function (c) {
+        var card = el("span", c.red ? "card red" : "card", c.rank + c.suit);
+        card.title = c.text;
+        hand.appendChild(card);
+      });
+      box.appendChild(hand);
+    }
+    if (row.label) { box.append(" "); box.appendChild(el("span", "label", row.label)); }
+    if (row.error) { box.append(" "); box.appendChild(el("span", "error", row.error)); }
+    if (row.duplicate) { box.append(" "); box.appendChild(el("span", "dup", "Twice: " + row.duplicate)); }
+  }
+
+  function showSeats(seats) {
+    seats.forEach(function (seat, k) {
+      var prefix = "p" + k + "-";
+      var seatError = document.getElementById(prefix + "error");
+      if (seatError) { seatError.hidden = true; seatError.textContent = ""; }
+      Object.keys(seat.rows).forEach(function (row) { showRow(prefix + row, seat.rows[row]); });
+      var foul = document.getElementById(prefix + "foul");
+      if (foul) {
+        foul.hidden = !seat.foul;
+        foul.textContent = seat.foul ? "Foul: " + seat.foul : "";
+      }
+    });
+  }
+
+  function showPreview(body) {
+    var target = document.getElementById("preview-body");
+    if (!target) return;
+    target.replaceChildren();
+    if (body.error) {
+      target.appendChild(el("p", "error", body.error.message));
+      // Also beside the row it names, unless that row already says what is wrong.
+      var box = document.getElementById("p" + body.error.seat + "-" + (body.error.row || "error") + "-fb")
+        || document.getElementById("p" + body.error.seat + "-error");
+      if (box && !box.querySelector(".error, .dup")) {
+        if (box.classList.contains("seat-error")) {
+          box.textContent = body.error.message;
+          box.hidden = false;
+        } else {
+          box.append(" ");
+          box.appendChild(el("span", "error", body.error.message));
+        }
+      }
+      return;
+    }
+    if (!body.units) {
+      target.appendChild(el("p", "muted", "The deal's units appear here once every player's hand is typed."));
+      return;
+    }
+    var table = el("table");
+    var head = el("tr");
+    var rowUnits = el("tr");
+    body.units.forEach(function (p) {
+      var th = el("th", "num", p.name);
+      th.scope = "col";
+      head.appendChild(th);
+      rowUnits.appendChild(el("td", "num", p.units + (p.fouled ? " (foul)" : "")));
+    });
+    var thead = el("thead"); thead.appendChild(head);
+    var tbody = el("tbody"); tbody.appendChild(rowUnits);
+    table.appendChild(thead); table.appendChild(tbody);
+    target.appendChild(table);
+    var list = el("ul", "pairs");
+    body.pairs.forEach(function (pair) {
+      var li = el("li");
+      li.appendChild(el("span", "", pair.players[0] + " – " + pair.players[1]));
+      li.appendChild(el("strong", "num", pair.units));
+      li.appendChild(el("span", "muted", pair.scoop ? pair.scoop + " scoops" : pair.kind));
+      list.appendChild(li);
+    });
+    target.appendChild(list);
+    target.appendChild(el("p", "hint", "Not saved yet."));
+  }
+
+  function ask(extra) {
+    var data = new FormData(form);
+    if (extra) Object.keys(extra).forEach(function (key) { data.append(key, extra[key]); });
+    var mine = ++sent;
+    return fetch(url, {
+      method: "POST",
+      body: data,
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": data.get("csrfmiddlewaretoken") || "" },
+    }).then(function (response) {
+      return response.json().then(function (body) {
+        return { ok: response.ok, body: body, latest: mine === sent };
+      });
+    });
+  }
+
+  function refresh() {
+    ask().then(function (answer) {
+      if (!answer.latest || !answer.ok) return;
+      showSeats(answer.body.seats);
+      showPreview(answer.body);
+    }).catch(function () { /* offline: saving still works as a plain form */ });
+  }
+
+  form.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 300);
+  });
+  form.addEventListener("change", function (event) {
+    if (event.target.type === "checkbox" || event.target.tagName === "SELECT") refresh();
+  });
+
+  form.addEventListener("click", function (event) {
+    var button = event.target.closest("button[name=arrange]");
+    if (!button) return;
+    event.preventDefault();
+    var k = button.value;
+    var box = document.getElementById("p" + k + "-cards13-fb");
+    ask({ arrange: k }).then(function (answer) {
+      if (!answer.ok) {
+        box.replaceChildren(el("span", "error", answer.body.arrange_error || "cannot arrange these cards"));
+        return;
+      }
+      box.replaceChildren(el("span", "label", "Arranged: check the rows above."));
+      ["front", "middle", "back"].forEach(function (row) {
+        document.getElementById("p" + k + "-" + row).value = answer.body.arranged[row];
+      });
+      refresh();
+      document.getElementById("p" + k + "-front").focus();
+    }).catch(function () { form.requestSubmit(button); });
+  });
+
+  // A form re-shown after an error already has its feedback; a correction starts typed.
+  var typed = Array.prototype.some.call(form.querySelectorAll("input[data-row]"), function (input) {
+    return input.value.trim() !== "";
+  });
+  if (typed) refresh();
+})();

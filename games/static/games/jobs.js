@@ -1,0 +1,49 @@
+// PDF buttons of the session's end: ask for the document (202 with a status URL), then poll
+// that URL until it says ready (a download link appears) or failed.
+(function () {
+  "use strict";
+  var token = document.querySelector("#pdfs input[name=csrfmiddlewaretoken]");
+
+  function link(status, href) {
+    var a = document.createElement("a");
+    a.href = href;
+    a.textContent = "Download";
+    status.replaceChildren(a);
+  }
+
+  function poll(statusUrl, status, tries) {
+    fetch(statusUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (job) {
+        if (job.status === "ready") return link(status, job.download_url || job.url || job.file);
+        if (job.status === "failed") { status.textContent = "failed: " + (job.error || "try again"); return; }
+        status.textContent = "pending…";
+        if (tries < 60) setTimeout(function () { poll(statusUrl, status, tries + 1); }, 1000);
+        else status.textContent = "still pending: reload the page later";
+      })
+      .catch(function () { status.textContent = "could not ask the server: try again"; });
+  }
+
+  document.querySelectorAll("button[data-job]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var status = button.parentElement.querySelector(".job-status");
+      status.textContent = "pending…";
+      fetch(button.dataset.job, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "X-CSRFToken": token ? token.value : "", Accept: "application/json" },
+      })
+        .then(function (r) {
+          var location = r.headers.get("Location");
+          return r.json().then(function (body) { return { body: body, location: location }; });
+        })
+        .then(function (answer) {
+          var url = answer.body.status_url || answer.body.url || answer.location;
+          if (answer.body.status === "ready" && answer.body.download_url) return link(status, answer.body.download_url);
+          if (!url) { status.textContent = answer.body.error || "not available"; return; }
+          poll(url, status, 0);
+        })
+        .catch(function () { status.textContent = "could not ask the server: try again"; });
+    });
+  });
+})();

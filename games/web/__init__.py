@@ -1,0 +1,1 @@
+"""The table-side pages (server-rendered, with a little JavaScript for live feedback)."""

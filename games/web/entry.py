@@ -1,0 +1,305 @@
+"""The deal-entry form: what was typed per seat, the request it makes, and live feedback.
+
+The same code reads a plain form POST (saving without JavaScript) and the preview the
+page's script asks for while a player types, so both show the same hands, fouls and
+duplicate warnings. Every hand name, foul reason and unit comes from the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import Rules, ScoreError, score_request
+from games.engine.arrange import arrange_heuristic
+from games.engine.cards import SUIT_CHARS, SUIT_SYMBOLS, Card, CardError, card_text
+from games.engine.cards import parse_cards as engine_parse_cards
+from games.engine.ranking import describe, five_card_evaluator, three_card_evaluator
+from games.engine.request import ROW_SIZES
+from games.engine.rules import NATURALS
+from games.engine.scoring import Hand, score_hands
+
+ROWS = tuple(ROW_SIZES)
+TEXT_FIELDS = ("front", "middle", "back", "cards13", "discards", "cards", "cards_left")
+NATURAL_NAMES = {
+    "six_pairs": "Six pairs",
+    "three_straights": "Three straights",
+    "three_flushes": "Three flushes",
+    "dragon": "Dragon (A to K)",
+    "no_broadway": "No broadway cards",
+    "clean_dragon": "Clean dragon (one suit)",
+    "same_color_13": "Thirteen of one colour",
+    "same_color_12": "Twelve of one colour",
+    "five_pairs_trips": "Five pairs and trips",
+}
+_FIELD = re.compile(r"^players\[(\d+)\]\.?(\w+)?")
+
+
+@dataclass
+class SeatEntry:
+    """What was typed for one seat, kept verbatim so nothing is lost on an error."""
+
+    name: str
+    front: str = ""
+    middle: str = ""
+    back: str = ""
+    cards13: str = ""
+    discards: str = ""
+    surrender: bool = False
+    natural: str = ""
+    cards: str = ""  # Big Two: the cards left, if given
+    cards_left: str = ""  # Big Two: their count
+
+
+@dataclass
+class RowFeedback:
+    text: str
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    label: str = ""
+    error: str = ""
+    duplicate: str = ""
+
+
+@dataclass
+class SeatFeedback:
+    name: str
+    rows: dict[str, RowFeedback] = field(default_factory=dict)
+    foul: str = ""
+    error: str = ""  # an error of the whole seat (surrender not allowed, a count...)
+
+
+def prefix(k: int) -> str:
+    """The form-field prefix of seat ``k`` (0-based)."""
+    return f"p{k}-"
+
+
+def read_entries(data: Mapping[str, Any], names: Sequence[str]) -> list[SeatEntry]:
+    """The seats' entries from form data (a QueryDict or a plain mapping)."""
+    entries = []
+    for k, name in enumerate(names):
+        p = prefix(k)
+        values = {f: str(data.get(p + f, "") or "") for f in TEXT_FIELDS}
+        entries.append(
+            SeatEntry(
+                name=name,
+                surrender=bool(data.get(p + "surrender")),
+                natural=str(data.get(p + "natural", "") or ""),
+                **values,
+            )
+        )
+    return entries
+
+
+def entries_from_request(
+    players: Sequence[Mapping[str, Any]], names: Sequence[str]
+) -> list[SeatEntry]:
+    """A stored deal's ``players`` as form entries (to edit it)."""
+    by_name = {p.get("name"): p for p in players}
+    entries = []
+    for name in names:
+        p = by_name.get(name, {})
+        left = p.get("cards_left")
+        entries.append(
+            SeatEntry(
+                name=name,
+                front=p.get("front") or "",
+                middle=p.get("middle") or "",
+                back=p.get("back") or "",
+                discards=p.get("discards") or "",
+                surrender=bool(p.get("surrender")),
+                natural=p.get("natural") or "",
+                cards=p.get("cards") or "",
+                cards_left="" if left is None else str(left),
+            )
+        )
+    return entries
+
+
+def request_players(
+    entries: Sequence[SeatEntry], game: str, fantasy: Mapping[str, int] | None = None
+) -> list[dict[str, Any]]:
+    """The request's ``players`` list: blank fields are left out for the engine to name."""
+    players = []
+    for entry in entries:
+        player: dict[str, Any] = {"name": entry.name}
+        if game == "big-two":
+            if entry.cards.strip():
+                player["cards"] = entry.cards
+            if entry.cards_left.strip():
+                count = entry.cards_left.strip()
+                player["cards_left"] = int(count) if count.isdigit() else count
+        else:
+            rows = {row: getattr(entry, row) for row in ROWS if getattr(entry, row).strip()}
+            if entry.surrender:
+                player["surrender"] = True
+                if len(rows) == 3:
+                    player.update(rows)
+            else:
+                player.update(rows)
+            if entry.natural:
+                player["natural"] = entry.natural
+            if game == "open-face":
+                if entry.discards.strip():
+                    player["discards"] = entry.discards
+                if fantasy is not None:
+                    player["in_fantasyland"] = entry.name in fantasy
+        players.append(player)
+    return players
+
+
+def card_faces(cards: Sequence[Card]) -> list[dict[str, Any]]:
+    """Cards as rank, suit symbol and colour, for the page to show (never colour alone)."""
+    faces = []
+    for card in cards:
+        text = card_text(card)
+        suit = SUIT_CHARS.index(text[1])
+        faces.append(
+            {
+                "rank": "10" if text[0] == "T" else text[0],
+                "suit": SUIT_SYMBOLS[suit],
+                "red": text[1] in "dh",
+                "text": text,
+            }
+        )
+    return faces
+
+
+def _row_label(cards: tuple[Card, ...], row: str, rules: Rules) -> str:
+    lowball = row == "middle" and rules.middle == "lowball-2-7"
+    if row == "front":
+        return describe(three_card_evaluator()(cards), 3, rules.wheel)
+    wheel = "none" if lowball else rules.wheel
+    return describe(five_card_evaluator(wheel)(cards), 5, wheel, low=lowball)
+
+
+def _seat_rows(entry: SeatEntry, rules: Rules) -> tuple[SeatFeedback, dict[str, tuple[Card, ...]]]:
+    seat = SeatFeedback(entry.name)
+    parsed: dict[str, tuple[Card, ...]] = {}
+    for row, size in ROW_SIZES.items():
+        text = getattr(entry, row)
+        feedback = seat.rows[row] = RowFeedback(text)
+        if not text.strip():
+            continue
+        try:
+            cards = engine_parse_cards(text)
+        except CardError as error:
+            feedback.error = error.reason
+            continue
+        feedback.cards = card_faces(cards)
+        parsed[row] = cards
+        if len(cards) != size:
+            feedback.error = f"{len(cards)} cards given, the {row} row needs {size}"
+        elif len(set(cards)) == size:
+            feedback.label = _row_label(cards, row, rules)
+    return seat, parsed
+
+
+def _foul(entry: SeatEntry, parsed: Mapping[str, tuple[Card, ...]], rules: Rules) -> str:
+    """The engine's foul reason for three complete rows, or ''."""
+    rows = [parsed.get(row, ()) for row in ROWS]
+    if [len(r) for r in rows] != list(ROW_SIZES.values()):
+        return ""
+    if len(set().union(*rows)) != 13:
+        return ""
+    played = score_hands([Hand(entry.name, (rows[0], rows[1], rows[2]))], rules).players[0]
+    return played.foul_reason or ""
+
+
+def _mark_duplicates(seats: Sequence[SeatFeedback], parsed: Sequence[Mapping[str, Any]]) -> None:
+    places: dict[Card, list[tuple[int, str]]] = {}
+    for k, rows in enumerate(parsed):
+        for row, cards in rows.items():
+            for card in cards:
+                places.setdefault(card, []).append((k, row))
+    for card, where in places.items():
+        if len(where) < 2:
+            continue
+        for k, row in where:
+            others = [
+                f"{seats[j].name}'s {other}" if j != k else f"this {other} row"
+                for j, other in where
+                if (j, other) != (k, row)
+            ]
+            note = f"{card_text(card)} is also in {', '.join(dict.fromkeys(others))}"
+            row_feedback = seats[k].rows.get(row)
+            if row_feedback is not None:
+                row_feedback.duplicate = "; ".join(filter(None, (row_feedback.duplicate, note)))
+
+
+def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
+    """Per seat: each row's hand or error, a foul with its reason, cards given twice."""
+    if rules.game == "big-two":
+        seats = []
+        for entry in entries:
+            seat = SeatFeedback(entry.name)
+            feedback = seat.rows["cards"] = RowFeedback(entry.cards)
+            if entry.cards.strip():
+                try:
+                    feedback.cards = card_faces(engine_parse_cards(entry.cards))
+                except CardError as error:
+                    feedback.error = error.reason
+            seats.append(seat)
+        return seats
+    seats, parsed = [], []
+    for entry in entries:
+        seat, rows = _seat_rows(entry, rules)
+        if not entry.surrender and not entry.natural:
+            seat.foul = _foul(entry, rows, rules)
+        seats.append(seat)
+        parsed.append(rows)
+    _mark_duplicates(seats, parsed)
+    return seats
+
+
+@dataclass
+class Preview:
+    """The whole deal scored by the engine, or the first error it found."""
+
+    result: dict[str, Any] | None = None
+    error: str = ""
+    field: str | None = None
+
+    @property
+    def seat(self) -> int | None:
+        """The seat the error belongs to (0-based), if it names one."""
+        match = _FIELD.match(self.field or "")
+        return int(match.group(1)) if match else None
+
+    @property
+    def row(self) -> str | None:
+        match = _FIELD.match(self.field or "")
+        return match.group(2) if match else None
+
+
+def preview(players: list[dict[str, Any]], rules: Rules) -> Preview:
+    """Score the deal as typed, storing nothing."""
+    try:
+        return Preview(score_request({"rules": rules.to_mapping(), "players": players}))
+    except ScoreError as error:
+        return Preview(error=error.message, field=error.field)
+
+
+def complete(entries: Sequence[SeatEntry], game: str) -> bool:
+    """Whether every seat has something typed (a preview of a half-typed deal is noise)."""
+    if game == "big-two":
+        return all(e.cards.strip() or e.cards_left.strip() for e in entries)
+    return all(e.surrender or all(getattr(e, row).strip() for row in ROWS) for e in entries)
+
+
+def arrange(text: str, rules: Rules) -> tuple[str, str, str]:
+    """The engine's strongest legal split of 13 cards (ScoreError when they are not 13)."""
+    cards = engine_parse_cards(text, "cards", "cards13")
+    if len(cards) != 13 or len(set(cards)) != 13:
+        raise ScoreError(f"13 different cards are needed, got {len(set(cards))}", "cards13")
+    return arrange_heuristic(cards, rules).text()
+
+
+def allowed_naturals(rules: Rules) -> list[tuple[str, str]]:
+    """The naturals these rules pay, as (value, label) choices."""
+    return [
+        (name, NATURAL_NAMES.get(name, name))
+        for name in NATURALS
+        if rules.naturals.get(name) is not None
+    ]

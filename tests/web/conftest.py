@@ -1,0 +1,101 @@
+"""Alice owns the Friday club, Bob is a member, Mallory belongs to none of it.
+
+At the table: Ann (Alice's player), Bob (Bob's), and two guests, Cy and Di. Each user has a
+Django test client signed in through the pages' own sign-in form where it matters.
+"""
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connections
+from django.test import Client
+
+from games import services
+from games.models import Group, Player, Session
+from tests.conftest import skip_or_fail
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS
+
+PASSWORD = "a long table password"
+
+
+def signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return User.objects.create_user("alice", password=PASSWORD)
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return User.objects.create_user("bob", password=PASSWORD)
+
+
+@pytest.fixture
+def mallory(db: None) -> User:
+    return User.objects.create_user("mallory", password=PASSWORD)
+
+
+@pytest.fixture
+def as_alice(alice: User) -> Client:
+    return signed_in(alice)
+
+
+@pytest.fixture
+def as_bob(bob: User) -> Client:
+    return signed_in(bob)
+
+
+@pytest.fixture
+def as_mallory(mallory: User) -> Client:
+    return signed_in(mallory)
+
+
+@pytest.fixture
+def group(alice: User, bob: User) -> Group:
+    group = services.create_group(alice, "Friday club", "EUR", Decimal("0.5"), "classic-1-6")
+    services.add_member(group, bob, "member", by=alice)
+    return group
+
+
+@pytest.fixture
+def players(group: Group, alice: User, bob: User) -> dict[str, Player]:
+    return {
+        "Ann": services.add_player(group, "Ann", by=alice, user=alice),
+        "Bob": services.add_player(group, "Bob", by=alice, user=bob),
+        "Cy": services.add_player(group, "Cy", by=bob),
+        "Di": services.add_player(group, "Di", by=bob),
+    }
+
+
+@pytest.fixture
+def session(group: Group, players: dict[str, Player], alice: User) -> Session:
+    seats = [players[name] for name in ("Ann", "Bob", "Cy", "Di")]
+    return services.start_session(group, seats, alice, place="Ann's kitchen")
+
+
+@pytest.fixture
+def chromium(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A launched browser; skipped without Chromium (failed under REQUIRE_SERVICES=1)."""
+    if not CHROMIUM.exists():
+        skip_or_fail(f"no Chromium at {CHROMIUM} (Debian package chromium)")
+    # Playwright's sync API runs an event loop in this thread; the test's own database
+    # calls are still synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            # While Playwright's loop runs, the test's queries get connections of their own
+            # (Django keys them by context): close them, or they hold the test database open.
+            connections.close_all()
+            browser.close()
