@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import reports, services
 from games.engine import Rules, ScoreError
+from games.engine.cards import parse_cards
 from games.engine.rules import PRESETS, decimal_text
 from games.models import Deal, Group, Membership, Player, Session
 from games.permissions import NotAllowed, role_of
@@ -384,6 +385,43 @@ def _last_pairs(session: Session, names: Sequence[str]) -> tuple[Deal | None, li
     return deal, pairs
 
 
+def _review(deal: Deal | None) -> dict[str, Any] | None:
+    """How each player of the deal could have set their cards, for the page (its review)."""
+    if deal is None:
+        return None
+    review = deal.review
+    if review is None or review.get("version") != deal.version:
+        return {"pending": True, "players": []}
+    players = []
+    for line in review["players"]:
+        if not line["reviewed"]:
+            players.append({"name": line["name"], "reason": line["reason"]})
+            continue
+        missed = Decimal(line["units_missed"])
+        if line["declare"] == "natural":
+            how = f"declare {entry.NATURAL_NAMES.get(line['natural'], line['natural'])}"
+        elif line["declare"] == "surrender":
+            how = "surrender"
+        else:
+            how = ""
+        rows = [
+            entry.card_faces(parse_cards(line["best"][row], row, row))
+            for row in ("front", "middle", "back")
+        ]
+        players.append(
+            {
+                "name": line["name"],
+                "missed": decimal_text(missed),
+                "best": signed(Decimal(line["best_units"])),
+                "actual": signed(Decimal(line["actual_units"])),
+                "how": how,
+                "rows": [] if how else rows,
+                "fouled": line["nearest_legal"] is not None,
+            }
+        )
+    return {"pending": False, "reason": review["reason"], "players": players}
+
+
 @login_required
 @require_GET
 def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -416,6 +454,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "totals": totals,
         "last": last,
         "pairs": pairs,
+        "review": _review(last),
         "deals": _deal_rows(session, names),
         "fantasy": fantasy,
         "game_name": GAME_NAMES[session.game],
@@ -678,6 +717,7 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
             "units_text": signed(p["units"]),
             "money_text": money(p["money"], currency),
             "royalties_text": decimal_text(p["royalties"]),
+            "missed_text": decimal_text(p["units_missed"]),
         }
         for p in summary["players"]
     ]

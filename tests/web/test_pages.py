@@ -1,5 +1,7 @@
 """The table-side pages through Django's test client: access, CSRF, forms and their errors."""
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from decimal import Decimal
 from typing import Any
 
@@ -10,6 +12,7 @@ from django.urls import NoReverseMatch, reverse
 
 from games import services
 from games.models import Deal, Group, Player, RuleSet, Session
+from games.web.views import signed
 from tests.services.hands import HANDS, fouled
 from tests.web.conftest import PASSWORD
 from tests.web.forms import deal_form
@@ -466,3 +469,35 @@ def test_saving_the_form_keeps_a_custom_table_agreed_through_the_api(
     assert group.current_rule_set().spec == {**custom, "surrender_cost": "3"}
     as_alice.post(f"/groups/{group.pk}/rules/", {"preset": "classic-2-4"})
     assert group.current_rule_set().spec == "classic-2-4"
+
+
+def test_the_scoreboard_shows_how_the_last_deal_could_have_been_set(
+    session: Session,
+    as_bob: Client,
+    django_capture_on_commit_callbacks: Callable[..., AbstractContextManager[list[Any]]],
+) -> None:
+    form = deal_form(Ann="A", Bob="B", Cy="C", Di="D")
+    form.update({f"p1-{row}": cards for row, cards in fouled("B").items()})
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        as_bob.post(f"/sessions/{session.pk}/deal/", form)
+    waiting = as_bob.get(f"/sessions/{session.pk}/").content.decode()
+    assert "How deal 1 could have been set" in waiting
+    assert "Being worked out" in waiting
+
+    for review in queued:
+        review()
+
+    board = as_bob.get(f"/sessions/{session.pk}/").content.decode()
+    stored = session.deals.get().review
+    assert stored is not None
+    bob = next(p for p in stored["players"] if p["name"] == "Bob")
+    # Bob fouled hand B (-9, worked out in tests/services/test_night.py, deal 5); set as
+    # dealt, B wins 4 against these hands, so the best setting wins at least that.
+    assert bob["actual_units"] == "-9" and D(bob["best_units"]) >= 4
+    assert (
+        f"could have won {signed(D(bob['best_units']))} instead of {signed(D(-9))}"
+        f' (<span class="missed">{bob["units_missed"]} missed</span>), without the foul'
+    ) in board
+    summary = as_bob.get(f"/sessions/{session.pk}/summary/").content.decode()
+    assert "1 of 1 deal reviewed" in summary
+    assert f'<td class="num">{bob["units_missed"]}</td></tr>' in summary
