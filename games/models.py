@@ -276,3 +276,64 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deal}: {self.player_a} {self.units:+} from {self.player_b}"
+
+
+def _document_path(document: Document, filename: str) -> str:
+    return f"documents/{document.session.group_id}/{filename}"
+
+
+class Document(models.Model):
+    """A PDF of a session, rendered in the background: its status, its file, what it showed.
+
+    ``fingerprint`` is taken from the session when rendering starts (see
+    ``games.documents.fingerprint``); a different one now means the file is stale.
+    """
+
+    class Kind(models.TextChoices):
+        SHEET = "sheet"
+        LEDGER = "ledger"
+
+    class Paper(models.TextChoices):
+        A4 = "A4"
+        LETTER = "Letter"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        READY = "ready"
+        FAILED = "failed"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="documents")
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="whose ledger (ledgers only)",
+    )
+    paper = models.CharField(max_length=6, choices=Paper.choices, default=Paper.A4)
+    status = models.CharField(max_length=7, choices=Status.choices, default=Status.PENDING)
+    error = models.TextField(blank=True, help_text="why it failed")
+    file = models.FileField(upload_to=_document_path, blank=True)
+    fingerprint = models.CharField(max_length=64, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-requested_at", "-pk")
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(kind="sheet", player__isnull=True)
+                | Q(kind="ledger", player__isnull=False),
+                name="document_ledger_has_player",
+            ),
+        )
+
+    def __str__(self) -> str:
+        whose = f" of {self.player}" if self.player_id else ""
+        return f"{self.kind}{whose} for session {self.session_id} ({self.status})"
