@@ -255,7 +255,7 @@ def _deal_blocks(
     deals: Sequence[Deal], names: Sequence[str], rules: Rules, totals: Sequence[Mapping[str, Any]]
 ) -> list[SafeString]:
     columns = [
-        Column("Deal", 4),
+        Column("Deal", 5),
         *(Column(f"{name[:10]:>7}", 11, "<") for name in names),
         Column("Notes", 0, "<"),
     ]
