@@ -24,22 +24,30 @@ MAX_RETRIES = 3
 def render_document(self: Task, document_id: int) -> str:
     """Render a pending ``Document`` and store its file; it ends ``ready`` or ``failed``.
 
-    Transient errors are retried (after 2, 4, 8 s); after the last try, or on any other
-    error, the row is marked failed with the reason. Returns the final status.
+    Transient errors are retried: on a worker after 2, 4 and 8 s (the worker is free in
+    between); run eagerly (no broker), at once, in the caller, since Celery's eager mode
+    propagates a retry as an error. After the last try, or on any other error, the row is
+    marked failed with the reason. Returns "ready", "failed", or "skipped" (not pending).
     """
-    try:
-        document = documents.render(document_id)
-    except TRANSIENT_ERRORS as exc:
-        if self.request.retries < MAX_RETRIES:
+    tries = self.request.retries
+    while True:
+        try:
+            document = documents.render(document_id)
+        except TRANSIENT_ERRORS as exc:
+            if tries >= MAX_RETRIES:
+                logger.exception("document %s failed after %s tries", document_id, tries + 1)
+                documents.mark_failed(
+                    document_id,
+                    f"gave up after {tries + 1} tries: {type(exc).__name__}: {exc}",
+                )
+                return "failed"
             logger.warning("document %s: %s; retrying", document_id, exc)
-            raise self.retry(exc=exc, countdown=2 ** (self.request.retries + 1)) from exc
-        logger.exception("document %s failed after %s tries", document_id, MAX_RETRIES + 1)
-        documents.mark_failed(
-            document_id, f"gave up after {MAX_RETRIES + 1} tries: {type(exc).__name__}: {exc}"
-        )
-        return "failed"
-    except Exception as exc:
-        logger.exception("document %s could not be rendered", document_id)
-        documents.mark_failed(document_id, f"could not render: {type(exc).__name__}: {exc}")
-        return "failed"
-    return "ready" if document is not None else "skipped"
+            if not self.request.is_eager:
+                raise self.retry(exc=exc, countdown=2 ** (tries + 1)) from exc
+            tries += 1
+        except Exception as exc:
+            logger.exception("document %s could not be rendered", document_id)
+            documents.mark_failed(document_id, f"could not render: {type(exc).__name__}: {exc}")
+            return "failed"
+        else:
+            return "ready" if document is not None else "skipped"

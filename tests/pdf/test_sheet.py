@@ -28,9 +28,7 @@ def test_totals_on_the_sheet_are_the_summary(night: Session) -> None:
         m[1]: (amount(m[2]), amount(m[3]), int(m[4]))
         for m in re.finditer(r"^(\w+) ([-+]?[0-9.]+) ([-+]?[0-9.]+) (\d+) ", totals, re.M)
     }
-    assert printed == {
-        p["name"]: (p["units"], p["money"], p["deals"]) for p in summary["players"]
-    }
+    assert printed == {p["name"]: (p["units"], p["money"], p["deals"]) for p in summary["players"]}
     # The hand-worked night of tests/services.
     assert {name: units for name, (units, _, _) in printed.items()} == {
         "Ann": D("7.5"),
@@ -50,7 +48,9 @@ def test_transfers_on_the_sheet_are_the_settlement(night: Session) -> None:
     def parsed(part: str) -> list[tuple[str, str, Decimal]]:
         return [(m[1], m[2], D(m[3])) for m in TRANSFER.finditer(part)]
 
-    assert parsed(fewest) == [(t["from"], t["to"], t["amount"]) for t in settled["fewest_transfers"]]
+    assert parsed(fewest) == [
+        (t["from"], t["to"], t["amount"]) for t in settled["fewest_transfers"]
+    ]
     assert parsed(by_pair) == [(t["from"], t["to"], t["amount"]) for t in settled["pair_by_pair"]]
     assert len(parsed(fewest)) <= 3
     assert all(currency == "EUR" for *_, currency in TRANSFER.findall(fewest))
