@@ -38,6 +38,11 @@ def as_eve(stranger: User) -> APIClient:
     return client_for(stranger)
 
 
+def body_of(download: Any) -> bytes:
+    """The bytes of a streamed (file) response."""
+    return b"".join(download.streaming_content)
+
+
 def ask(client: APIClient, capture: Capture, url: str, body: Any = None) -> Any:
     """POST, running the callbacks queued on commit (the eager task) as a real commit would."""
     with capture(execute=True):
@@ -63,7 +68,7 @@ def test_a_sheet_is_queued_rendered_and_downloaded(
     assert download.status_code == 200
     assert download["Content-Type"] == "application/pdf"
     assert 'attachment; filename="friday-club-' in download["Content-Disposition"]
-    content = b"".join(download.streaming_content)
+    content = body_of(download)
     settled = as_bob.get(f"{API}/sessions/{night.pk}/settlement/").json()
     assert [list(t[:3]) for t in TRANSFER.findall(pdf_text(content))][:3] == [
         [t["from"], t["to"], f"{Decimal(t['amount']):.2f}"] for t in settled["fewest_transfers"]
@@ -78,7 +83,7 @@ def test_the_file_is_stored_not_rendered_again(
 ) -> None:
     first = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
     document = Document.objects.get(pk=first.json()["id"])
-    assert document.file.name.startswith(f"documents/{night.group_id}/")
+    assert str(document.file.name).startswith(f"documents/{night.group_id}/")
 
     def no_rendering(*args: Any) -> bytes:
         raise AssertionError("rendered again")
@@ -88,7 +93,7 @@ def test_the_file_is_stored_not_rendered_again(
     for _ in range(2):
         download = as_bob.get(download_url)
         with document.file.open("rb") as stored:
-            assert b"".join(download.streaming_content) == stored.read()
+            assert body_of(download) == stored.read()
     # Asking again while nothing changed: the same document, 200.
     again = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
     assert again.status_code == 200
@@ -135,7 +140,7 @@ def test_a_ledger_for_a_seated_player(
     body = response.json()
     assert (body["kind"], body["player"], body["paper"]) == ("ledger", players["Ann"].pk, "Letter")
     download = as_ann.get(as_ann.get(body["url"]).json()["download"])
-    text = pdf_text(b"".join(download.streaming_content))
+    text = pdf_text(body_of(download))
     assert "Di pays Ann 6.25 EUR" in text
     assert "ledger-ann-letter" in download["Content-Disposition"]
 
@@ -257,7 +262,8 @@ def test_a_transient_error_that_persists_fails_after_the_retries(
     assert document.status == Document.Status.FAILED
     assert document.attempts == tasks.MAX_RETRIES + 1
     assert document.error == (
-        f"gave up after {tasks.MAX_RETRIES + 1} tries: OperationalError: could not connect to server"
+        f"gave up after {tasks.MAX_RETRIES + 1} tries: "
+        "OperationalError: could not connect to server"
     )
 
 
