@@ -160,8 +160,9 @@ def _stakes_lines(session: Session, deals: Sequence[Deal]) -> list[str]:
     return lines
 
 
-# Long listings (a deal per line) are set as monospaced text rather than HTML tables:
-# WeasyPrint lays out a table cell by cell, and a 200-deal table alone took several seconds.
+# Long listings (a deal per line) are set as monospaced text rather than HTML tables, and
+# without a span per cell: WeasyPrint lays out every table cell and every inline box on its
+# own, and a 200-deal table took several seconds where these lines take well under one.
 ROWS_PER_BLOCK = 50
 
 
@@ -172,32 +173,36 @@ class Column:
     align: str = ">"
 
 
-Cell = tuple[str, str]  # text, and a CSS class ("" for none)
-
-
 def _pad(text: str, column: Column) -> str:
     if not column.width:
         return text
     return f"{text[: column.width]:{column.align}{column.width}}"
 
 
-def mono_blocks(columns: Sequence[Column], rows: Sequence[Sequence[Cell]]) -> list[SafeString]:
-    """Rows as aligned monospaced lines under a header line, ``ROWS_PER_BLOCK`` a block.
+def _line(columns: Sequence[Column], cells: Sequence[str]) -> str:
+    return " ".join(_pad(text, column) for column, text in zip(columns, cells, strict=True))
 
-    Each block is HTML for a ``<pre>``: text escaped, classed cells in spans.
+
+def mono_blocks(
+    columns: Sequence[Column], rows: Sequence[Sequence[str]], total: Sequence[str] = ()
+) -> list[SafeString]:
+    """Rows as aligned monospaced lines under a bold header line, ``ROWS_PER_BLOCK`` a block,
+    and an optional bold ``total`` line at the end.
+
+    Each block is the escaped HTML content of a ``<pre>``.
     """
-    header = " ".join(_pad(column.title, column) for column in columns).rstrip()
+    header = f'<span class="head">{escape(_line(columns, [c.title for c in columns]))}</span>'
     blocks = []
     for start in range(0, max(len(rows), 1), ROWS_PER_BLOCK):
-        lines = [f'<span class="head">{escape(header)}</span>']
-        for row in rows[start : start + ROWS_PER_BLOCK]:
-            parts = []
-            for column, (text, css) in zip(columns, row, strict=True):
-                padded = escape(_pad(text, column))
-                parts.append(f'<span class="{css}">{padded}</span>' if css else padded)
-            lines.append(" ".join(parts).rstrip())
-        blocks.append(mark_safe("\n".join(lines)))  # every text in it is escaped above
-    return blocks
+        lines = [header]
+        lines += [
+            escape(_line(columns, row).rstrip()) for row in rows[start : start + ROWS_PER_BLOCK]
+        ]
+        blocks.append(lines)
+    if total:
+        blocks[-1].append(f'<span class="total">{escape(_line(columns, total).rstrip())}</span>')
+    # Every text in them was escaped above.
+    return [mark_safe("\n".join(lines)) for lines in blocks]
 
 
 def _scoops(result: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -212,18 +217,18 @@ def _scoops(result: Mapping[str, Any]) -> dict[str, list[str]]:
     return scoops
 
 
-def _deal_cells(deal: Deal, names: Sequence[str], rules: Rules) -> list[Cell]:
+def _deal_cells(deal: Deal, names: Sequence[str], rules: Rules) -> list[str]:
     """A deal's line of the deal-by-deal listing: each player's units and marks, then notes."""
-    number: Cell = (str(deal.number), "")
+    number = str(deal.number)
     if deal.status == Deal.Status.VOID:
-        return [number, *(("", "") for _ in names), ("void: counts nowhere", "void")]
+        return [number, *("" for _ in names), "void: counts nowhere"]
     by_name = {player["name"]: player for player in deal.result["players"]}
     scoops = _scoops(deal.result)
     cells, notes = [number], []
     for name in names:
         player = by_name.get(name)
         if player is None:
-            cells.append(("", ""))
+            cells.append("")
             continue
         marks = []
         if player.get("fouled"):
@@ -246,8 +251,8 @@ def _deal_cells(deal: Deal, names: Sequence[str], rules: Rules) -> list[Cell]:
         if player.get("fantasyland_next"):
             marks.append("L")
         units = Decimal(player["units"])
-        cells.append((f"{signed(units):>7} {''.join(marks):<3}", "neg" if units < 0 else ""))
-    cells.append(("; ".join(notes), "note"))
+        cells.append(f"{signed(units):>7} {''.join(marks):<3}")
+    cells.append("; ".join(notes))
     return cells
 
 
@@ -260,14 +265,8 @@ def _deal_blocks(
         Column("Notes", 0, "<"),
     ]
     rows = [_deal_cells(deal, names, rules) for deal in deals]
-    rows.append(
-        [
-            ("Total", "total"),
-            *((f"{row['units']:>7}    ", "total") for row in totals),
-            ("units", "total"),
-        ]
-    )
-    return mono_blocks(columns, rows)
+    total = ["Total", *(f"{row['units']:>7}    " for row in totals), "units"]
+    return mono_blocks(columns, rows, total)
 
 
 NOTABLE_ROYALTIES = 12
@@ -403,17 +402,15 @@ LEDGER_COLUMNS = (
 )
 
 
-def _ledger_cells(deal: Mapping[str, Any]) -> list[Cell]:
+def _ledger_cells(deal: Mapping[str, Any]) -> list[str]:
     """A deal of a ledger: its stake, units and money, and the balances after it."""
-    css = "neg" if deal["units"] < 0 else ""
-    balance_css = "neg" if deal["balance_money"] < 0 else ""
     return [
-        (str(deal["deal"]), ""),
-        (f"x{decimal_text(deal['multiplier'])}", ""),
-        (signed(deal["units"]), css),
-        (money(deal["money"], sign=True), css),
-        (signed(deal["balance_units"]), balance_css),
-        (money(deal["balance_money"], sign=True), balance_css),
+        str(deal["deal"]),
+        f"x{decimal_text(deal['multiplier'])}",
+        signed(deal["units"]),
+        money(deal["money"], sign=True),
+        signed(deal["balance_units"]),
+        money(deal["balance_money"], sign=True),
     ]
 
 
