@@ -392,14 +392,15 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
     }
 
 
-LEDGER_COLUMNS = (
-    Column("Deal", 4),
-    Column("Stake", 6),
-    Column("Units", 8),
-    Column("Money", 11),
-    Column("Balance", 9),
-    Column("Balance money", 14),
-)
+def _ledger_columns(currency: str) -> list[Column]:
+    return [
+        Column("Deal", 4),
+        Column("Stake", 6),
+        Column("Units", 8),
+        Column(currency, 11),
+        Column("Balance", 9),
+        Column(f"Balance {currency}", 14),
+    ]
 
 
 def _ledger_cells(deal: Mapping[str, Any]) -> list[str]:
@@ -447,7 +448,7 @@ def ledger_data(
                 "money": money(net, sign=True),
                 "settle": settle,
                 "blocks": mono_blocks(
-                    LEDGER_COLUMNS, [_ledger_cells(deal) for deal in entry["deals"]]
+                    _ledger_columns(currency), [_ledger_cells(deal) for deal in entry["deals"]]
                 ),
             }
         )

@@ -31,10 +31,11 @@ def _natural_held(players: list[dict[str, Any]], k: int, rules: Rules) -> str | 
         trial = [dict(p) for p in players]
         trial[k]["natural"] = name
         try:
-            score_request({"rules": rules.to_mapping(), "players": trial})
-        except ScoreError:
+            result = score_request({"rules": rules.to_mapping(), "players": trial})
+        except ScoreError:  # refused as false
             continue
-        return name
+        if result["players"][k]["natural"] == name:  # not recorded as a false one
+            return name
     return None
 
 
@@ -52,9 +53,9 @@ def random_players(rng: random.Random, names: list[str], rules: Rules) -> list[d
         roll = rng.random()
         if natural is not None:
             player["natural"] = natural
-        elif roll < 0.04 and rules.surrender_cost is not None:
+        elif roll < 0.03 and rules.surrender_cost is not None:
             players[k] = {"name": player["name"], "surrender": True}
-        elif roll < 0.08:
+        elif roll > 0.97:
             player["middle"], player["back"] = player["back"], player["middle"]
     return players
 
