@@ -378,6 +378,7 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
         "void_deals": summary["void_deals"],
         "totals": totals,
         "show_missed": any("units_missed" in row for row in totals),
+        "rows_game": rules.game != "big-two",
         "matrix": matrix,
         "fewest_transfers": transfers(settled["fewest_transfers"]),
         "pair_by_pair": transfers(settled["pair_by_pair"]),
