@@ -6,6 +6,12 @@ afterwards), with gunicorn when it is installed (else Django's threaded runserve
 then through the REST API: one client records deals one after another (latency median
 and p95), then several clients record at once, into one shared session and into a
 session each (deals per second). Targets: median under 15 ms per deal.
+
+Each deal queues its arrangement review (a Celery task). As in production, the server
+gets a broker (the local Redis, database BENCH_REDIS_DB, emptied before and after) and
+the reviews wait there while the web figures are taken; then one worker starts and the
+time it takes to review every deal is reported. Without Redis the tasks run inline in
+the web process, as in the embedded default, and the figures say so.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ NAMES = ("Ann", "Bob", "Cy", "Di")
 SEQUENTIAL = int(os.environ.get("SEQUENTIAL", 300))
 CLIENTS = 8
 PER_CLIENT = int(os.environ.get("PER_CLIENT", 50))
+REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", 14))
 
 
 @contextmanager
@@ -130,7 +137,11 @@ def main() -> None:
             "SECRET_KEY": secrets.token_urlsafe(40),
             "ALLOWED_HOSTS": "127.0.0.1",
         }
-        env.pop("CELERY_BROKER_URL", None)
+        broker = local_broker()
+        if broker is None:
+            env.pop("CELERY_BROKER_URL", None)
+        else:
+            env["CELERY_BROKER_URL"] = broker
         manage = [sys.executable, "manage.py"]
         subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
         made = subprocess.run(
@@ -145,10 +156,70 @@ def main() -> None:
         port = free_port()
         server, kind = start_server(env, port)
         try:
-            run(Client(f"http://127.0.0.1:{port}/api/v1", token), database_url, kind)
+            run(Client(f"http://127.0.0.1:{port}/api/v1", token), database_url, kind, broker)
         finally:
             server.terminate()
             server.wait(timeout=10)
+        if broker is not None:
+            try:
+                review_backlog(env, database_url)
+            finally:
+                empty(broker)
+
+
+def local_broker() -> str | None:
+    """The local Redis as a broker (its database emptied), or None when it does not answer."""
+    import redis
+
+    url = f"redis://127.0.0.1:6379/{REDIS_DB}"
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).flushdb()
+    except redis.RedisError:
+        return None
+    return url
+
+
+def empty(broker: str) -> None:
+    import redis
+
+    redis.Redis.from_url(broker).flushdb()
+
+
+def unreviewed(database_url: str) -> int:
+    query = "SELECT count(*) FROM games_deal WHERE review IS NULL"
+    if database_url.startswith("sqlite"):
+        import sqlite3
+
+        with sqlite3.connect(urlsplit(database_url).path) as conn:
+            return int(conn.execute(query).fetchone()[0])
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute(query).fetchone()
+        return int(row[0]) if row else 0
+
+
+def review_backlog(env: dict[str, str], database_url: str) -> None:
+    """Start one worker on the reviews queued during the run; time it until all are done."""
+    waiting = unreviewed(database_url)
+    command = [sys.executable, "-m", "celery", "-A", "scorekeeper", "worker", "--pool=solo"]
+    command += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"]
+    start = time.perf_counter()
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    try:
+        left = waiting
+        while left and time.perf_counter() - start < 600:
+            time.sleep(0.5)
+            left = unreviewed(database_url)
+        seconds = time.perf_counter() - start
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+    print(
+        f"  reviews: one Celery worker (solo pool) reviewed {waiting - left} queued deals"
+        f" in {seconds:.1f} s, {(waiting - left) / seconds:.1f} deals/s including its start"
+        + (f"; {left} still unreviewed after 600 s" if left else "")
+    )
 
 
 TOKEN_SCRIPT = """
@@ -165,7 +236,7 @@ def new_session(client: Client, group: int) -> int:
     return int(session["id"])
 
 
-def run(client: Client, database_url: str, kind: str) -> None:
+def run(client: Client, database_url: str, kind: str, broker: str | None) -> None:
     rng = random.Random(2026)
     status, group = client.post(
         "/groups/", {"name": "Bench night", "unit_value": "0.5", "rules": "classic-1-6"}
@@ -175,7 +246,8 @@ def run(client: Client, database_url: str, kind: str) -> None:
         client.post(f"/groups/{group['id']}/players/", {"name": name})
     session = new_session(client, group["id"])
     database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
-    print(f"recording deals through the REST API ({kind}, {database})")
+    tasks = "reviews queued in Redis" if broker else "reviews run inline: no Redis"
+    print(f"recording deals through the REST API ({kind}, {database}, {tasks})")
 
     for _ in range(10):  # warm up the workers
         client.post(f"/sessions/{session}/deals/", {"players": deal_players(rng)})

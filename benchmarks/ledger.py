@@ -3,7 +3,8 @@
 Builds a throw-away database (SQLite in a temporary file; PostgreSQL when DATABASE_URL
 names one, in a database of its own that is dropped afterwards), a group of four with a
 pair stake, and one session of 10,000 random classic-1-6 deals scored by the engine and
-bulk inserted with their ledger rows (one deal in a hundred voided). Then times the
+bulk inserted with their ledger rows and made-up review lines (one deal in a hundred
+voided). Then times the
 reports in ``games.reports``; the target for ``session_summary`` is under one second.
 """
 
@@ -35,7 +36,7 @@ from engine import random_request  # noqa: E402
 from games import reports, services  # noqa: E402
 from games.engine import score_request  # noqa: E402
 from games.engine.rules import decimal_text  # noqa: E402
-from games.models import Deal, LedgerEntry, Session  # noqa: E402
+from games.models import Deal, LedgerEntry, ReviewLine, Session  # noqa: E402
 
 DEALS = 10_000
 NAMES = ("Ann", "Bob", "Cy", "Di")
@@ -71,6 +72,9 @@ def build_session(rng: random.Random) -> Session:
                 result=result,
                 status=status,
                 created_by=owner,
+                # A stand-in review: the summary only counts reviewed deals and adds up
+                # the review lines below (a real review takes ~20 ms a deal to compute).
+                review={"reviewed": True, "reason": None, "players": [], "version": 1},
             )
         )
     scored = time.perf_counter() - start
@@ -90,10 +94,17 @@ def build_session(rng: random.Random) -> Session:
         for pair in deal.result["pairs"]
     ]
     LedgerEntry.objects.bulk_create(ledger, batch_size=2000)
+    missed = [
+        ReviewLine(deal=deal, player=player, units_missed=rng.randrange(0, 13))
+        for deal in deals
+        for player in seats
+    ]
+    ReviewLine.objects.bulk_create(missed, batch_size=2000)
+    Session.objects.filter(pk=session.pk).update(last_deal_number=DEALS)
     inserted = time.perf_counter() - start
     print(
         f"built {DEALS:,} deals: engine scoring {scored:.1f} s, bulk insert of the deals and"
-        f" {len(ledger):,} ledger rows {inserted:.1f} s"
+        f" {len(ledger):,} ledger rows and {len(missed):,} review lines {inserted:.1f} s"
     )
     return session
 

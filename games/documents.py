@@ -96,9 +96,12 @@ def fingerprint(session: Session, player: Player | None = None) -> str:
     session's details, the group's name and currency, and (for a ledger) the player's name
     and stakes are included as they are.
     """
-    deals = session.deals.aggregate(count=Count("pk"), versions=Sum("version"))
+    deals = session.deals.aggregate(
+        count=Count("pk"), versions=Sum("version"), reviewed=Count("review")
+    )
     parts: dict[str, Any] = {
-        "deals": [deals["count"], deals["versions"] or 0],
+        # Reviews (units missed) are added in the background after each deal.
+        "deals": [deals["count"], deals["versions"] or 0, deals["reviewed"]],
         "session": [str(session.date), session.place, session.status, session.rules],
         "group": [session.group.name, session.group.currency],
         "seats": list(session.seats.order_by("seat").values_list("name", flat=True)),
@@ -342,7 +345,7 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
             "naturals": p["naturals"],
             "royalties": decimal_text(p["royalties"]),
             "negative": p["money"] < 0,
-            **({"units_missed": decimal_text(p["units_missed"])} if "units_missed" in p else {}),
+            "units_missed": decimal_text(p.get("units_missed", ZERO)),
         }
         for k, p in enumerate(summary["players"])
     ]
@@ -377,7 +380,7 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
         "active_deals": summary["deals"],
         "void_deals": summary["void_deals"],
         "totals": totals,
-        "show_missed": any("units_missed" in row for row in totals),
+        "reviewed_deals": summary.get("reviewed_deals", 0),
         "rows_game": rules.game != "big-two",
         "matrix": matrix,
         "fewest_transfers": transfers(settled["fewest_transfers"]),

@@ -68,6 +68,11 @@ class Player(models.Model):
         ordering = ("name",)
         constraints = (
             models.UniqueConstraint(fields=("group", "name"), name="player_name_unique"),
+            models.UniqueConstraint(
+                fields=("group", "user"),
+                condition=models.Q(user__isnull=False),
+                name="player_user_unique",
+            ),
         )
 
     def __str__(self) -> str:
@@ -148,6 +153,12 @@ class Session(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     closed_at = models.DateTimeField(null=True, blank=True)
+    last_deal_number = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="the number of the session's latest deal; recording a deal increments it,"
+        " which also locks the session row until the deal is stored",
+    )
 
     class Meta:
         ordering = ("-date", "-pk")
@@ -212,6 +223,13 @@ class Deal(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    review = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="how each player could have set their cards (the engine's review of this"
+        " version), filled in by a background task; null until then",
+    )
 
     class Meta:
         ordering = ("session", "number")
@@ -276,6 +294,25 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deal}: {self.player_a} {self.units:+} from {self.player_b}"
+
+
+class ReviewLine(models.Model):
+    """What one player missed on one deal by how they set their cards (from its review).
+
+    Written with ``Deal.review``, so reports add up units missed with one query.
+    """
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="review_lines")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    units_missed = models.DecimalField(max_digits=14, decimal_places=4)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("deal", "player"), name="review_line_player"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.deal}: {self.player} missed {self.units_missed}"
 
 
 def _document_path(document: Document, filename: str) -> str:

@@ -14,10 +14,23 @@ class NotAllowed(PermissionDenied):
     """The user lacks the role this change needs (a PermissionDenied, so DRF answers 403)."""
 
 
+_KNOWN_ROLES = "_known_roles"
+
+
+def remember_role(group: Group, user: User, role: str) -> None:
+    """Note a role read together with the group (say, by a view's own query) on this group
+    object, so that checks on it need no query of their own. The note lives as long as the
+    object, which a view fetches for one request."""
+    group.__dict__.setdefault(_KNOWN_ROLES, {})[user.pk] = role
+
+
 def role_of(user: User | None, group: Group) -> str | None:
     """The user's role in the group, or None for a stranger (or nobody)."""
     if user is None or not user.is_authenticated:
         return None
+    known: dict[object, str] = group.__dict__.get(_KNOWN_ROLES, {})
+    if user.pk in known:
+        return known[user.pk]
     return (
         Membership.objects.filter(user_id=user.pk, group=group)
         .values_list("role", flat=True)

@@ -37,6 +37,7 @@ from games.models import (
     Membership,
     PairStake,
     Player,
+    ReviewLine,
     RuleSet,
     Session,
     SessionSeat,
@@ -237,6 +238,9 @@ def session_summary(session: Session) -> dict[str, Any]:
     ``royalty_rows`` (rows that carried one). ``pairs``: ``pairs[x][y]`` is what x won from
     y. ``running``: after each active deal, every seated player's cumulative units.
     ``void_deals``: numbers of the deals voided, left out of everything else.
+    ``units_missed`` (per player) adds up what the arrangement review of each active deal
+    says the player left on the table; ``reviewed_deals`` tells how many of the ``deals``
+    have their review yet (it is computed in the background after each deal).
     A fixed handful of queries, whatever the number of deals.
     """
     name_of = _seat_names(session)
@@ -255,6 +259,7 @@ def session_summary(session: Session) -> dict[str, Any]:
     deals = session.deals.aggregate(
         active=Count("pk", filter=Q(status=Deal.Status.ACTIVE)),
         void=Count("pk", filter=Q(status=Deal.Status.VOID)),
+        reviewed=Count("pk", filter=Q(status=Deal.Status.ACTIVE, review__isnull=False)),
     )
     void = []
     if deals["void"]:
@@ -262,10 +267,15 @@ def session_summary(session: Session) -> dict[str, Any]:
     counts = _counts(session, names)
     running = _running(ledger, name_of)
 
+    missed = _units_missed(session)
     players = []
     for pk, name in name_of.items():
         units, money = net.get(pk, (ZERO, ZERO))
-        players.append({"id": pk, "name": name, "units": units, "money": money} | counts[name])
+        players.append(
+            {"id": pk, "name": name, "units": units, "money": money}
+            | counts[name]
+            | {"units_missed": missed.get(pk, ZERO)}
+        )
     return {
         "session": session.pk,
         "game": session.game,
@@ -273,11 +283,19 @@ def session_summary(session: Session) -> dict[str, Any]:
         "status": session.status,
         "currency": session.group.currency,
         "deals": deals["active"],
+        "reviewed_deals": deals["reviewed"],
         "void_deals": sorted(void),
         "players": players,
         "pairs": matrix,
         "running": running,
     }
+
+
+def _units_missed(session: Session) -> dict[int, Decimal]:
+    """Per player id, the units missed over the active deals reviewed so far."""
+    lines = ReviewLine.objects.filter(deal__session=session, deal__status=Deal.Status.ACTIVE)
+    totals = lines.values("player").annotate(total=Sum("units_missed")).order_by()
+    return {row["player"]: row["total"] for row in totals}
 
 
 def _running(ledger: QuerySet[LedgerEntry], name_of: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -714,9 +732,17 @@ def _import(data: Mapping[str, Any], group: Group) -> None:
         )
         for entry in data["rule_sets"]
     }
+    linked: set[str] = set()  # a user plays as one player of a group, the file's first
+
+    def link(name: str | None) -> User | None:
+        if name is None or name in linked:
+            return None
+        linked.add(name)
+        return user(name)
+
     players = {
         entry["name"]: Player.objects.create(
-            group=group, name=entry["name"], user=user(entry.get("user"))
+            group=group, name=entry["name"], user=link(entry.get("user"))
         )
         for entry in data["players"]
     }
@@ -752,6 +778,7 @@ def _import_session(
         created_by=user(entry.get("created_by")),
         closed_by=user(entry.get("closed_by")),
         closed_at=None if closed_at is None else datetime.datetime.fromisoformat(closed_at),
+        last_deal_number=max((d["number"] for d in entry["deals"]), default=0),
     )
     seat_players = entry.get("seated_players", entry["seats"])
     seated = {

@@ -12,16 +12,27 @@ over the ledger already leaves it out.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
-from django.db import transaction
-from django.db.models import Max, QuerySet, Sum
+from django.db import connection, transaction
+from django.db.models import (
+    Aggregate,
+    CharField,
+    JSONField,
+    Max,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+)
+from django.db.models.functions import Cast, JSONObject
 from django.utils import timezone
 
 from games.engine import Rules, ScoreError, score_request
+from games.engine.arrange import review_request
 from games.engine.bigtwo import target_reached as engine_target_reached
 from games.engine.rules import decimal_text
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
@@ -33,6 +44,7 @@ from games.models import (
     Membership,
     PairStake,
     Player,
+    ReviewLine,
     RuleSet,
     Session,
     SessionSeat,
@@ -69,11 +81,13 @@ __all__ = [
     "set_rules",
     "settlement",
     "start_session",
+    "store_review",
     "target_reached",
     "update_group",
     "update_player",
     "update_session",
     "void_deal",
+    "with_table",
 ]
 
 ZERO = Decimal(0)
@@ -264,7 +278,22 @@ def add_player(group: Group, name: str, by: User, user: User | None = None) -> P
         require_member(by, group)
         if group.players.filter(name=name).exists():
             raise ServiceError(f"{group.name} already has a player named {name!r}", "name")
+        if user is not None:
+            _check_not_linked(group, user)
         return Player.objects.create(group=group, name=name, user=user)
+
+
+def _check_not_linked(group: Group, user: User, *, but: Player | None = None) -> None:
+    """A user plays as one player of a group: two would split their history."""
+    linked = group.players.filter(user_id=user.pk)
+    if but is not None:
+        linked = linked.exclude(pk=but.pk)
+    already = linked.first()
+    if already is not None:
+        raise ServiceError(
+            f"username: {user.get_username()} is already linked to the player {already.name}",
+            "username",
+        )
 
 
 _UNCHANGED: Any = object()
@@ -296,6 +325,8 @@ def update_player(
                 raise ServiceError(
                     f"username: {user.get_username()} is not a member of {group.name}", "username"
                 )
+            if user is not None:
+                _check_not_linked(group, user, but=locked)
             changes["user"] = user
         for field, value in changes.items():
             setattr(locked, field, value)
@@ -401,10 +432,13 @@ def start_session(
             target_score=rules.target_score,
             created_by=by,
         )
-        # Seated under their names as stored now (the objects given may predate a rename).
-        names = dict(
-            Player.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "name")
-        )
+        # Seated under their names as stored now (the objects given may predate a rename),
+        # and locked, so that a player being deleted meanwhile is either gone or stays.
+        seated = Player.objects.select_for_update().filter(pk__in=[p.pk for p in players])
+        names = dict(seated.values_list("pk", "name"))
+        gone = [p.name for p in players if p.pk not in names]
+        if gone:
+            raise ServiceError(f"players: no longer in the group: {', '.join(gone)}", "players")
         SessionSeat.objects.bulk_create(
             SessionSeat(session=session, player=player, seat=k, name=names[player.pk])
             for k, player in enumerate(players, start=1)
@@ -531,35 +565,116 @@ def record_or_replay(
     idempotency_key: str | None = None,
 ) -> Recorded:
     """``record_deal``, also telling whether this call recorded the deal or replayed it."""
-    require_member(by, session.group)
-    with transaction.atomic():
-        # Lock only the session row; its group comes along in the same query.
-        sessions = Session.objects.select_related("group").select_for_update(of=("self",))
-        locked = sessions.get(pk=session.pk)
-        if idempotency_key is not None:
-            existing = locked.deals.filter(idempotency_key=idempotency_key).first()
-            if existing is not None:
-                return Recorded(existing, created=False)
-        if not locked.is_open:
-            raise SessionClosed(f"session {locked.pk} is closed: no more deals")
-        seated = _seated(locked)
-        fantasy = fantasyland(locked) if locked.game == Session.Game.OPEN_FACE else {}
-        players = _checked_players(request_players, seated, fantasy)
-        request = {"players": players, "stakes": _stakes(locked.group, players, seated)}
-        result = score_request({"rules": locked.rules, **request})
-        number = (locked.deals.aggregate(n=Max("number"))["n"] or 0) + 1
-        deal = Deal.objects.create(
-            session=locked,
-            number=number,
-            request=request,
-            rules=locked.rules,
-            result=result,
-            idempotency_key=idempotency_key,
-            created_by=by,
-        )
-        _write_ledger(deal, result, seated)
-        _close_at_target(locked)
+    group = session.group
+    require_member(by, group)
+    # A session's game, rules and seats never change once it starts, and a stake applies
+    # from whenever it is set: all are read before the session is locked, to hold the lock
+    # as briefly as possible (and in the session's own query when it came `with_table`).
+    seated, pair_stakes = _table(session)
+    try:
+        with transaction.atomic():
+            number = _next_deal_number(session)
+            if idempotency_key is not None:
+                existing = session.deals.filter(idempotency_key=idempotency_key).first()
+                if existing is not None:
+                    raise _Replayed(existing)
+            if number is None:
+                raise SessionClosed(f"session {session.pk} is closed: no more deals")
+            open_face = session.game == Session.Game.OPEN_FACE
+            fantasy = fantasyland(session, seated) if open_face else {}
+            players = _checked_players(request_players, seated, fantasy)
+            stakes = _stakes(group.unit_value, pair_stakes, players, seated)
+            request = {"players": players, "stakes": stakes}
+            result = score_request({"rules": session.rules, **request})
+            deal = Deal.objects.create(
+                session=session,
+                number=number,
+                request=request,
+                rules=session.rules,
+                result=result,
+                idempotency_key=idempotency_key,
+                created_by=by,
+            )
+            _write_ledger(deal, result, seated)
+            _close_at_target(session)
+            _review_after_commit(deal)
+    except _Replayed as replayed:
+        return Recorded(replayed.deal, created=False)
+    session.last_deal_number = number
     return Recorded(deal, created=True)
+
+
+class _JSONArray(Aggregate):
+    """The grouped rows' values as one JSON array (json_group_array, or json_agg)."""
+
+    function = "JSON_GROUP_ARRAY"
+    output_field = JSONField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        # As text, as the JSON field expects from the database.
+        return self.as_sql(compiler, connection, template="JSON_AGG(%(expressions)s)::text")
+
+
+def with_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
+    """The sessions with what recording a deal reads besides the session row (its seats
+    and its group's pair stakes) brought along in the same query."""
+    seats = (
+        SessionSeat.objects.filter(session=OuterRef("pk"))
+        .values("session")
+        .annotate(rows=_JSONArray(JSONObject(seat="seat", name="name", player="player_id")))
+        .values("rows")
+    )
+    multiplier = Cast("multiplier", CharField())  # exact, as JSON numbers may not be
+    stakes = (
+        PairStake.objects.filter(group=OuterRef("group_id"))
+        .values("group")
+        .annotate(rows=_JSONArray(JSONObject(a="player_a_id", b="player_b_id", x=multiplier)))
+        .values("rows")
+    )
+    return sessions.annotate(table_seats=Subquery(seats), table_stakes=Subquery(stakes))
+
+
+class _Table(NamedTuple):
+    seated: dict[str, int]  # player ids by seat name, in seat order
+    pair_stakes: list[tuple[int, int, Decimal]]  # the group's (player a, player b, multiple)
+
+
+def _table(session: Session) -> _Table:
+    known = session.__dict__
+    if "table_seats" not in known:
+        stakes = session.group.pair_stakes.values_list("player_a_id", "player_b_id", "multiplier")
+        return _Table(_seated(session), sorted(stakes))
+    seats = sorted(known["table_seats"] or (), key=lambda row: row["seat"])
+    return _Table(
+        {row["name"]: row["player"] for row in seats},
+        sorted((row["a"], row["b"], Decimal(row["x"])) for row in known["table_stakes"] or ()),
+    )
+
+
+class _Replayed(Exception):
+    """Rolls back the number taken for a deal whose idempotency key is already recorded."""
+
+    def __init__(self, deal: Deal) -> None:
+        super().__init__(deal)
+        self.deal = deal
+
+
+def _next_deal_number(session: Session) -> int | None:
+    """Takes the session's next deal number, or None when the session is closed.
+
+    One UPDATE both counts and locks the session row until the transaction ends, so
+    concurrent entries queue here and each gets the number after the one committed before
+    it; the unique (session, number) constraint is the backstop.
+    """
+    table = connection.ops.quote_name(Session._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET last_deal_number = last_deal_number + 1"
+            " WHERE id = %s AND status = %s RETURNING last_deal_number",
+            [session.pk, Session.Status.OPEN],
+        )
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
 
 
 def edit_deal(
@@ -586,10 +701,13 @@ def edit_deal(
         locked.request = request
         locked.result = result
         locked.version += 1
-        locked.save(update_fields=["request", "result", "version", "updated_at"])
+        locked.review = None
+        locked.save(update_fields=["request", "result", "version", "review", "updated_at"])
         locked.ledger.all().delete()
+        locked.review_lines.all().delete()
         _write_ledger(locked, result, seated)
         _close_at_target(session)
+        _review_after_commit(locked)
     return locked
 
 
@@ -626,14 +744,13 @@ def _keep_revision(deal: Deal, action: str, reason: str, by: User) -> None:
     )
 
 
-def _seated(session: Session) -> dict[str, Player]:
-    """The session's players by the name they sat down with, in seat order."""
-    seats = session.seats.select_related("player").order_by("seat")
-    return {seat.name: seat.player for seat in seats}
+def _seated(session: Session) -> dict[str, int]:
+    """The session's player ids by the name they sat down with, in seat order."""
+    return dict(session.seats.order_by("seat").values_list("name", "player_id"))
 
 
 def _checked_players(
-    request_players: object, seated: Mapping[str, Player], fantasy: Mapping[str, int]
+    request_players: object, seated: Mapping[str, int], fantasy: Mapping[str, int]
 ) -> list[dict[str, Any]]:
     """The players list with names checked against the seats and fantasy land filled in.
 
@@ -661,26 +778,27 @@ def _checked_players(
 
 
 def _stakes(
-    group: Group, players: Sequence[Mapping[str, Any]], seated: Mapping[str, Player]
+    unit_value: Decimal,
+    pair_stakes: Iterable[tuple[int, int, Decimal]],
+    players: Sequence[Mapping[str, Any]],
+    seated: Mapping[str, int],
 ) -> dict[str, Any]:
-    """The engine's ``stakes``: the group's unit value and the pair stakes among these players.
+    """The engine's ``stakes``: the unit value and the pair stakes among these players.
 
-    Pairs are found by player and named as the players are seated (``seated``).
+    ``pair_stakes`` are the group's (player a id, player b id, multiplier); pairs are named
+    as the players are seated (``seated``).
     """
     at_deal = {
-        seated[p["name"]].pk: p["name"]
+        seated[p["name"]]: p["name"]
         for p in players
         if isinstance(p, Mapping) and p.get("name") in seated
     }
     pairs = [
-        {
-            "players": [at_deal[stake.player_a_id], at_deal[stake.player_b_id]],
-            "multiplier": decimal_text(stake.multiplier),
-        }
-        for stake in group.pair_stakes.all()
-        if stake.player_a_id in at_deal and stake.player_b_id in at_deal
+        {"players": [at_deal[a], at_deal[b]], "multiplier": decimal_text(multiplier)}
+        for a, b, multiplier in pair_stakes
+        if a in at_deal and b in at_deal
     ]
-    return {"unit_value": decimal_text(group.unit_value), "pairs": pairs}
+    return {"unit_value": decimal_text(unit_value), "pairs": pairs}
 
 
 def _restrict_stakes(stakes: Any, players: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -692,17 +810,53 @@ def _restrict_stakes(stakes: Any, players: Sequence[Mapping[str, Any]]) -> dict[
     return {**stakes, "pairs": pairs}
 
 
-def _write_ledger(deal: Deal, result: Mapping[str, Any], seated: Mapping[str, Player]) -> None:
+def _write_ledger(deal: Deal, result: Mapping[str, Any], seated: Mapping[str, int]) -> None:
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
             deal=deal,
-            player_a=seated[pair["players"][0]],
-            player_b=seated[pair["players"][1]],
+            player_a_id=seated[pair["players"][0]],
+            player_b_id=seated[pair["players"][1]],
             units=Decimal(pair["units"]),
             money=Decimal(pair.get("money", "0")),
         )
         for pair in result["pairs"]
     )
+
+
+def _review_after_commit(deal: Deal) -> None:
+    """Queue the deal's review for when its transaction commits (inline when tasks run
+    eagerly). A broker that cannot be reached is logged, not raised: the deal is stored."""
+    from games.tasks import review_deal  # the tasks module imports this one
+
+    deal_pk = deal.pk
+    transaction.on_commit(lambda: review_deal.delay(deal_pk), robust=True)
+
+
+def store_review(deal_pk: int) -> dict[str, Any] | None:
+    """Review the deal's current version with the engine and store it with its review lines.
+
+    Returns the review, or None when the deal is gone or was edited meanwhile (the task
+    queued by the edit reviews the new version).
+    """
+    deal = Deal.objects.filter(pk=deal_pk).select_related("session").first()
+    if deal is None:
+        return None
+    review = {**review_request({"rules": deal.rules, **deal.request}), "version": deal.version}
+    seated = _seated(deal.session)
+    with transaction.atomic():
+        if not Deal.objects.filter(pk=deal_pk, version=deal.version).update(review=review):
+            return None
+        ReviewLine.objects.filter(deal_id=deal_pk).delete()
+        ReviewLine.objects.bulk_create(
+            ReviewLine(
+                deal_id=deal_pk,
+                player_id=seated[player["name"]],
+                units_missed=Decimal(player["units_missed"]),
+            )
+            for player in review["players"]
+            if player["reviewed"]
+        )
+    return review
 
 
 def _close_at_target(session: Session) -> None:
@@ -789,13 +943,13 @@ def settlement(session: Session, *, pair_by_pair: bool = False) -> list[Transfer
     return fewest_transfers({name: b.money for name, b in balances(session).items()})
 
 
-def fantasyland(session: Session) -> dict[str, int]:
+def fantasyland(session: Session, seated: Iterable[str] | None = None) -> dict[str, int]:
     """Open-face: who plays their next deal in fantasy land, and with how many cards.
 
     Read from each seated player's latest active deal (a player who sat a deal out keeps
-    what their last deal earned).
+    what their last deal earned). ``seated``: the seated names, when already known.
     """
-    pending = set(_seated(session))
+    pending = set(_seated(session) if seated is None else seated)
     out: dict[str, int] = {}
     deals = session.deals.filter(status=Deal.Status.ACTIVE).order_by("-number")
     for result in deals.values_list("result", flat=True).iterator():

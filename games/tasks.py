@@ -1,7 +1,8 @@
-"""Celery tasks. Each takes ids, loads what it needs, and records its outcome on a model row.
+"""Celery tasks. They take ids, call the services and run after the transaction commits.
 
-Queued with ``transaction.on_commit`` (see ``games.documents.request_document``), so a
-worker never looks for a row that is not committed yet.
+Without a broker (the embedded default) they run inline, in the process that queued them.
+Queued with ``transaction.on_commit`` (see ``games.documents.request_document`` and
+``games.services``), so a worker never looks for a row that is not committed yet.
 """
 
 from __future__ import annotations
@@ -11,9 +12,21 @@ import logging
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
-from games import documents
+from games import documents, services
 
 logger = logging.getLogger(__name__)
+
+
+@shared_task(
+    ignore_result=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def review_deal(deal_id: int) -> None:
+    """Store how each player of the deal could have set their cards (``Deal.review``)."""
+    services.store_review(deal_id)
+
 
 # Worth another try: the database or the storage went away for a moment.
 TRANSIENT_ERRORS = (OperationalError, InterfaceError, OSError)

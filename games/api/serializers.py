@@ -208,6 +208,10 @@ class SessionUpdateSerializer(serializers.Serializer[Any]):
     notes = serializers.CharField(required=False, allow_blank=True)
 
 
+# Renders a datetime as the API does everywhere (ISO 8601, UTC as "Z").
+_DATETIME = serializers.DateTimeField()
+
+
 class DealRevisionSerializer(serializers.ModelSerializer[DealRevision]):
     changed_by = serializers.CharField(source="changed_by.username", read_only=True, default=None)
 
@@ -239,9 +243,35 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "created_by",
             "created_at",
             "updated_at",
+            "review",
             "revisions",
         )
         read_only_fields = fields
+
+    def to_representation(self, instance: Deal) -> dict[str, Any]:
+        """The fields above, read straight off the row.
+
+        Rendering field by field took a fifth of the time of recording a deal; a test holds
+        this equal to the generic rendering, field for field.
+        """
+        deal = instance
+        return {
+            "id": deal.pk,
+            "session": deal.session_id,
+            "number": deal.number,
+            "status": deal.status,
+            "version": deal.version,
+            "players": deal.request["players"],
+            "stakes": deal.request.get("stakes"),
+            "rules": deal.rules,
+            "result": deal.result,
+            "idempotency_key": deal.idempotency_key,
+            "created_by": None if deal.created_by is None else deal.created_by.username,
+            "created_at": _DATETIME.to_representation(deal.created_at),
+            "updated_at": _DATETIME.to_representation(deal.updated_at),
+            "review": deal.review,
+            "revisions": self.get_revisions(deal),
+        }
 
     @extend_schema_field(DealRevisionSerializer(many=True))
     def get_revisions(self, deal: Deal) -> Any:

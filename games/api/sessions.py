@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -23,6 +23,7 @@ from games import services
 from games.api import serializers as s
 from games.api.groups import current_user, member_groups, validated
 from games.models import Deal, DealRevision, Player, Session, SessionSeat
+from games.permissions import remember_role
 from games.services import ServiceError
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -125,11 +126,20 @@ class DealViewSet(
 
     @property
     def session(self) -> Session:
+        """The session, 404 unless the user belongs to its group; the user's role comes in
+        the same query, so the services' membership check needs none (and so do the seats
+        and stakes that recording a deal reads)."""
         if not hasattr(self, "_session"):
-            sessions = Session.objects.filter(group__in=member_groups(self.request.user))
-            self._session = get_object_or_404(
-                sessions.select_related("group"), pk=self.kwargs["session_pk"]
+            user = current_user(self.request)
+            sessions: QuerySet[Session] = (
+                Session.objects.filter(group__memberships__user=user)
+                .annotate(viewer_role=F("group__memberships__role"))
+                .select_related("group")
             )
+            if self.action == "create":  # recording a deal: seats and stakes come along
+                sessions = services.with_table(sessions)
+            self._session = get_object_or_404(sessions, pk=self.kwargs["session_pk"])
+            remember_role(self._session.group, user, self._session.__dict__["viewer_role"])
         return self._session
 
     def get_queryset(self) -> QuerySet[Deal]:

@@ -22,6 +22,7 @@ from .cards import RANK_OF, SUIT_OF, Card, cards_text, parse_cards
 from .errors import ScoreError
 from .naturals import holds_natural
 from .ranking import _FRONT_MASK, _KEY_MASK, CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH, Wheel, tables
+from .request import parse_request
 from .rules import Rules, decimal_text
 from .scoring import DealResult, Hand, Rows, _Seat, _seat, _Table, _table_for, score_hands
 
@@ -749,3 +750,47 @@ def arrange_request(request: object) -> dict[str, Any]:
         "natural": found.natural,
         "natural_units": None if found.natural_units is None else decimal_text(found.natural_units),
     }
+
+
+def review_request(request: object) -> dict[str, Any]:
+    """How each player of a scored deal could have set their cards, as JSON.
+
+    ``request`` is what the deal was scored from (``rules``, ``players``, ``stakes``), so
+    the review is exactly as stored deals are scored; bad input raises ``ScoreError`` as
+    scoring does. Only the 13-card game is reviewed: open-face rows are placed card by
+    card and Big Two is not set at all. A player who surrendered without showing their
+    cards has nothing to review. Units are the player's units for the whole deal.
+    """
+    deal = parse_request(request)
+    if deal.rules.game != "chinese":
+        return _not_reviewed(f"{deal.rules.game} deals are not reviewed")
+    if deal.hands is None:
+        return _not_reviewed("criss cross deals are not reviewed")
+    players: list[dict[str, Any]] = []
+    for k, hand in enumerate(deal.hands):
+        if hand.rows is None:
+            players.append(
+                {"name": hand.name, "reviewed": False, "reason": "surrendered without cards"}
+            )
+            continue
+        found = review(deal.hands, deal.rules, k)
+        players.append(
+            {
+                "name": hand.name,
+                "reviewed": True,
+                "actual_units": decimal_text(found.actual_units),
+                "best_units": decimal_text(found.best_units),
+                "units_missed": decimal_text(found.missed),
+                "best": _setting_json(found.best),
+                "declare": found.declare,
+                "natural": found.natural,
+                "nearest_legal": (
+                    None if found.nearest_legal is None else _setting_json(found.nearest_legal)
+                ),
+            }
+        )
+    return {"reviewed": True, "reason": None, "players": players}
+
+
+def _not_reviewed(reason: str) -> dict[str, Any]:
+    return {"reviewed": False, "reason": reason, "players": []}

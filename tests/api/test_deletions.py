@@ -37,6 +37,8 @@ def player_url(player: Player) -> str:
 def test_owners_rename_and_link_a_player(
     as_alice: APIClient, players: dict[str, Player], bob: User
 ) -> None:
+    unlinked = as_alice.patch(player_url(players["Bob"]), {"username": None}, format="json")
+    assert unlinked.status_code == 200, unlinked.content
     response = as_alice.patch(
         player_url(players["Cy"]), {"name": "Cyril", "username": "bob"}, format="json"
     )
@@ -53,6 +55,7 @@ def test_owners_rename_and_link_a_player(
         ({"name": "Bob"}, "Friday club already has a player named 'Bob'", "name"),
         ({"username": "mallory"}, "username: mallory is not a member of Friday club", "username"),
         ({"username": "nobody"}, "username: there is no user 'nobody'", "username"),
+        ({"username": "bob"}, "username: bob is already linked to the player Bob", "username"),
     ],
 )
 def test_a_bad_rename_or_link_names_the_field(

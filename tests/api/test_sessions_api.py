@@ -2,6 +2,9 @@
 closed sessions, filters, roles and isolation."""
 
 import datetime
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -343,3 +346,57 @@ def test_an_outsider_gets_404_for_sessions_and_deals(
     assert Session.objects.count() == 1
     session.refresh_from_db()
     assert session.is_open
+
+
+def test_a_stored_deal_shows_its_review_once_it_is_done(
+    session: Session,
+    as_bob: APIClient,
+    django_capture_on_commit_callbacks: Callable[..., AbstractContextManager[list[Any]]],
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = post_deal(as_bob, session, deal(Ann="A", Bob="B", Cy="C", Di="D"))
+    assert response.status_code == 201, response.content
+    assert response.json()["review"] is None  # queued, not done yet
+    assert len(queued) == 1
+
+    queued[0]()
+
+    review = as_bob.get(f"{deals_url(session)}1/").json()["review"]
+    assert review["reviewed"] is True
+    assert review["version"] == 1
+    ann = next(p for p in review["players"] if p["name"] == "Ann")
+    assert ann["actual_units"] == "-8"  # hand A, worked out in tests/services/hands.py
+    assert Decimal(ann["units_missed"]) == Decimal(ann["best_units"]) + 8
+    assert set(ann["best"]) == {"front", "middle", "back"}
+    summary = as_bob.get(f"{API}/sessions/{session.pk}/summary/").json()
+    assert summary["reviewed_deals"] == 1
+    missed = {p["name"]: Decimal(p["units_missed"]) for p in summary["players"]}
+    assert missed["Ann"] == Decimal(ann["units_missed"])
+
+
+def test_a_deal_recorded_through_the_api_is_played_at_the_pairs_stakes(
+    session: Session, players: dict[str, Player], as_bob: APIClient, alice: User
+) -> None:
+    """Recording reads the seats and the stakes in the session's own query (``with_table``);
+    they must be what the services would read on their own."""
+    services.set_pair_stake(session.group, players["Di"], players["Ann"], "2.5", by=alice)
+    services.set_pair_stake(session.group, players["Bob"], players["Cy"], 3, by=alice)
+
+    response = post_deal(as_bob, session, deal(Ann="A", Bob="B", Cy="C", Di="D"))
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["stakes"] == {
+        "unit_value": "0.5",
+        "pairs": [
+            {"players": ["Ann", "Di"], "multiplier": "2.5"},
+            {"players": ["Bob", "Cy"], "multiplier": "3"},
+        ],
+    }
+    # Units (hands.py): Ann-Di -1 at 2.5x and 0.5 a unit, Bob-Cy -1 at 3x.
+    money = {tuple(p["players"]): p["money"] for p in body["result"]["pairs"]}
+    assert money[("Ann", "Di")] == "-1.25"
+    assert money[("Bob", "Cy")] == "-1.5"
+    assert money[("Ann", "Bob")] == "-3"  # -6 units at 1x
+    by_services = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
+    assert by_services.request["stakes"] == body["stakes"]

@@ -18,9 +18,11 @@ from games.engine.arrange import (
     arrange_expected,
     arrange_heuristic,
     review,
+    review_request,
     settings,
 )
 from games.engine.cards import DECK, RANK_CHARS, RANK_OF, Card, parse_cards
+from games.engine.errors import ScoreError
 from games.engine.ranking import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS
 from games.engine.rules import Rules
 from games.engine.scoring import Hand, _seat, _table_for, score_hands
@@ -297,3 +299,63 @@ def test_review_of_a_foul_shows_the_nearest_legal_setting() -> None:
     shared = sum(len(set(a) & set(b)) for a, b in pairs)
     assert shared == 11  # one card swapped between two rows
     assert found.missed == found.best_units + 6 > 0
+
+
+REVIEW_HANDS = {
+    "Ann": {"front": "Ac Kc 3d", "middle": "4c 4d 9h Jd Qs", "back": "7c 7d 7h 2s 5d"},
+    "Bob": {"front": "2c 2d 8s", "middle": "5c 5h Tc Ts Kd", "back": "3c 4h 5s 6d 7s"},
+}
+
+
+def test_review_request_reviews_every_player_who_showed_cards() -> None:
+    request = {
+        "rules": "classic-1-6",
+        "players": [{"name": name, **rows} for name, rows in REVIEW_HANDS.items()]
+        + [{"name": "Cy", "surrender": True}],
+    }
+
+    found = review_request(request)
+
+    assert found["reviewed"] is True
+    ann, bob, cy = found["players"]
+    assert cy == {"name": "Cy", "reviewed": False, "reason": "surrendered without cards"}
+    for line in (ann, bob):
+        assert Decimal(line["best_units"]) - Decimal(line["actual_units"]) == Decimal(
+            line["units_missed"]
+        )
+        assert Decimal(line["units_missed"]) >= 0
+    # Bob's rows scoop Ann's (hand B over hand A: +6) and Cy's surrender pays 2.5. The only
+    # royalty his cards allow is trips 5 in front (+3), and no setting with it wins the back
+    # from Ann's trip sevens: a scoop is the best Bob can do, so he missed nothing.
+    assert (bob["actual_units"], bob["units_missed"]) == ("8.5", "0")
+
+
+@pytest.mark.parametrize(
+    ("request_", "reason"),
+    [
+        (
+            {
+                "rules": "big-two",
+                "players": [{"name": "A", "cards_left": 0}, {"name": "B", "cards_left": 3}],
+            },
+            "big-two deals are not reviewed",
+        ),
+        (
+            {
+                "rules": "pineapple",
+                "players": [{"name": name, **rows} for name, rows in REVIEW_HANDS.items()],
+            },
+            "open-face deals are not reviewed",
+        ),
+    ],
+)
+def test_review_request_leaves_games_without_a_setting_alone(
+    request_: dict[str, Any], reason: str
+) -> None:
+    assert review_request(request_) == {"reviewed": False, "reason": reason, "players": []}
+
+
+def test_review_request_rejects_what_scoring_rejects() -> None:
+    with pytest.raises(ScoreError) as error:
+        review_request({"rules": "classic-1-6", "players": [{"name": "Ann", "front": "Zz"}]})
+    assert error.value.field is not None

@@ -17,9 +17,7 @@ def test_an_open_face_sheet_marks_fantasy_land(
 ) -> None:
     seats = [players["Ann"], players["Bob"]]
     session = services.start_session(group, seats, ann_user, rules_override="ofc")
-    services.record_deal(
-        session, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], ann_user
-    )
+    services.record_deal(session, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], ann_user)
 
     text = pdf_text(pdf.render("sheet", session))
 

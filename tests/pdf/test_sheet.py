@@ -2,15 +2,17 @@
 
 import re
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
 
-from games import pdf, reports
+from games import pdf, reports, services
 from games.engine.rules import Rules
 from games.models import Deal, Session
 from games.rules_text import describe_rules
 from tests.pdf.conftest import TRANSFER, amount, pdf_pages, pdf_text
+from tests.services import hands
 
 D = Decimal
 
@@ -141,3 +143,28 @@ def test_suits_in_colour_and_cards_in_the_hands_of_the_night(night: Session) -> 
     assert '<span class="card red">3♥</span>' in html
     assert '<span class="card black">4♠</span>' in html
     assert '<span class="card red">Q♦</span>' in html
+
+
+def test_units_missed_once_the_deals_are_reviewed(
+    session: Session, bob_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):  # the reviews run after commit
+        services.record_deal(session, hands.deal(Ann="A", Bob="B", Cy="C", Di="D"), bob_user)
+    summary = reports.session_summary(session)
+    assert summary["reviewed_deals"] == 1
+
+    text = pdf_text(pdf.render("sheet", session))
+
+    totals = section(text, "Totals\n", "Who pays whom")
+    assert "Units missed" in totals
+    for player in summary["players"]:
+        line = re.search(rf"^{player['name']} .* (\S+)$", totals, re.M)
+        assert line is not None
+        assert D(line[1]) == player["units_missed"]
+    assert "by the engine's review of every deal" in " ".join(totals.split())
+
+
+def test_no_units_missed_column_before_any_review(night: Session) -> None:
+    assert reports.session_summary(night)["reviewed_deals"] == 0
+
+    assert "Units missed" not in pdf_text(pdf.render("sheet", night))

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from games import reports, services
 from games.models import Deal, DealRevision, Group, LedgerEntry, Session
 from games.permissions import NotAllowed
+from tests.services.hands import deal
 
 
 def without_ids(report: Any) -> Any:
@@ -140,3 +141,16 @@ def test_a_damaged_file_is_refused(
     with pytest.raises(reports.ImportRefused, match=message):
         reports.import_group(data, empty, ann_user)
     assert not empty.sessions.exists()
+
+
+def test_an_imported_session_numbers_its_next_deal_after_its_last(
+    night: Session, next_night: Session, group: Group, empty: Group, ann_user: User
+) -> None:
+    restored = reports.import_group(reports.export_group(group), empty, ann_user)
+    later = restored.sessions.get(date=next_night.date)
+    assert later.is_open and later.deals.count() == 1
+
+    recorded = services.record_deal(later, deal(Ann="B", Bob="A", Cy="C", Di="D"), ann_user)
+
+    assert recorded.number == 2
+    assert restored.sessions.get(date=night.date).last_deal_number == 12

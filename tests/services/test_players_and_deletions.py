@@ -283,3 +283,35 @@ def test_a_new_groups_currency_is_upper_case(ann_user: User) -> None:
     group = services.create_group(ann_user, "Tuesday", "usd", 1, "standard")
 
     assert group.currency == "USD"
+
+
+def test_a_user_plays_as_one_player_of_a_group(
+    group: Group, players: dict[str, Player], ann_user: User, bob_user: User
+) -> None:
+    with pytest.raises(
+        services.ServiceError, match="bob is already linked to the player Bob"
+    ) as caught:
+        services.update_player(players["Cy"], ann_user, user=bob_user)
+    assert caught.value.field == "username"
+    with pytest.raises(services.ServiceError, match="ann is already linked to the player Ann"):
+        services.add_player(group, "Annie", by=ann_user, user=ann_user)
+    services.update_player(players["Ann"], ann_user, user=ann_user)  # their own link is fine
+
+    assert list(group.players.values_list("name", "user__username")) == [
+        ("Ann", "ann"),
+        ("Bob", "bob"),
+        ("Cy", None),
+        ("Di", None),
+    ]
+
+
+def test_a_player_deleted_before_the_session_starts_is_named(
+    group: Group, players: dict[str, Player], ann_user: User
+) -> None:
+    eve = services.add_player(group, "Eve", by=ann_user)
+    services.delete_player(Player.objects.get(pk=eve.pk), ann_user)
+
+    with pytest.raises(services.ServiceError, match="no longer in the group: Eve") as caught:
+        services.start_session(group, [players["Ann"], eve], ann_user)
+    assert caught.value.field == "players"
+    assert not Session.objects.exists()

@@ -11,7 +11,7 @@ import games.models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0002_sessionseat_name"),
+        ("games", "0003_deal_numbers_and_reviews"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
