@@ -138,26 +138,34 @@ def _header(session: Session, produced_at: datetime.datetime) -> dict[str, Any]:
 def _stakes_lines(session: Session, deals: Sequence[Deal]) -> list[str]:
     """The unit value and each pair's multiple as the active deals were played."""
     unit_values: list[Decimal] = []
-    pairs: dict[tuple[str, str], list[Decimal]] = {}
+    played: list[dict[tuple[str, ...], Decimal]] = []
     for deal in deals:
         stakes = deal.request.get("stakes") or {}
         if "unit_value" in stakes:
             value = Decimal(stakes["unit_value"])
             if value not in unit_values:
                 unit_values.append(value)
-        for pair in stakes.get("pairs", ()):
-            key = (pair["players"][0], pair["players"][1])
-            multiplier = Decimal(pair["multiplier"])
-            if multiplier not in pairs.setdefault(key, []):
-                pairs[key].append(multiplier)
+        played.append(
+            {
+                tuple(sorted(pair["players"])): Decimal(pair["multiplier"])
+                for pair in stakes.get("pairs", ())
+            }
+        )
+    # A pair without an agreed multiple at a deal played it at the unit (x1).
+    pairs: dict[tuple[str, ...], list[Decimal]] = {key: [] for deal in played for key in deal}
+    for deal_pairs in played:
+        for key, multipliers in pairs.items():
+            multiplier = deal_pairs.get(key, Decimal(1))
+            if multiplier not in multipliers:
+                multipliers.append(multiplier)
     currency = session.group.currency
     if not unit_values:
         unit_values = [session.group.unit_value]
     values = ", then ".join(f"{money(v)} {currency}" for v in unit_values)
     lines = [f"One unit is worth {values}."]
-    for (a, b), multipliers in pairs.items():
+    for players, multipliers in pairs.items():
         listed = ", then ".join(f"x{decimal_text(m)}" for m in multipliers)
-        lines.append(f"{a} and {b} play at {listed} the unit.")
+        lines.append(f"{' and '.join(players)} play at {listed} the unit.")
     if not pairs:
         lines.append("Every pair plays at the unit.")
     return lines

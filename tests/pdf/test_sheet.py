@@ -168,3 +168,17 @@ def test_no_units_missed_column_before_any_review(night: Session) -> None:
     assert reports.session_summary(night)["reviewed_deals"] == 0
 
     assert "Units missed" not in pdf_text(pdf.render("sheet", night))
+
+
+def test_stakes_as_the_deals_were_played(
+    night: Session, group: Any, players: Any, ann_user: Any, bob_user: Any
+) -> None:
+    text = pdf_text(pdf.render("sheet", night))
+    assert "Every pair plays at the unit." in text
+
+    services.set_pair_stake(group, players["Bob"], players["Ann"], 4, by=ann_user)
+    services.record_deal(night, hands.deal(Ann="A", Bob="B"), bob_user)
+
+    text = pdf_text(pdf.render("sheet", night))
+    assert "One unit is worth 0.50 EUR." in text
+    assert "Ann and Bob play at x1, then x4 the unit." in text
