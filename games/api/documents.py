@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from games import documents
 from games.api.groups import current_user, member_groups, validated
 from games.api.reports import user_session
-from games.models import Document, Session
+from games.models import Document, Player, Session
 from games.services import ServiceError
 
 
@@ -120,7 +120,7 @@ def session_ledgers(request: Request, pk: int) -> Response:
     return _requested(request, document, created)
 
 
-def _seated_player(session: Session, player_id: int) -> Any:
+def _seated_player(session: Session, player_id: int) -> Player:
     player = session.players.filter(pk=player_id).first()
     if player is None:
         raise ServiceError(f"player: no player {player_id} sat at session {session.pk}", "player")
