@@ -49,11 +49,16 @@ def database_url() -> str:
 
 
 def drop_connections() -> None:
-    """Close the app's broker connections, so that the next ones go to the broker set now."""
+    """Close the app's broker connections, so that the next ones go to the broker set now.
+
+    The producer pool is built on the connection pool, so it goes too (as Celery does for
+    a forked process).
+    """
     pool = app.__dict__.get("_pool")
     if pool is not None:
         pool.force_close_all()
     app.__dict__["_pool"] = None
+    vars(app.amqp)["_producer_pool"] = None
 
 
 @pytest.fixture
