@@ -8,9 +8,13 @@ Data is changed only through ``games.services``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 
 
 class Group(models.Model):
@@ -374,3 +378,12 @@ class Document(models.Model):
     def __str__(self) -> str:
         whose = f" of {self.player}" if self.player_id else ""
         return f"{self.kind}{whose} for session {self.session_id} ({self.status})"
+
+
+@receiver(post_delete, sender=Document)
+def _delete_document_file(sender: type[Document], instance: Document, **kwargs: Any) -> None:
+    """A document's file goes with its row (also when its session or group is deleted),
+    once the deletion commits: a deletion rolled back keeps it."""
+    name, storage = instance.file.name, instance.file.storage
+    if name:
+        transaction.on_commit(lambda: storage.delete(name))

@@ -327,3 +327,22 @@ def test_the_task_skips_a_document_no_longer_pending(night: Session, bob_user: U
     assert tasks.render_document.apply(args=(987654,)).get() == "skipped"
     done.refresh_from_db()
     assert done.status == Document.Status.FAILED
+
+
+def test_a_documents_file_goes_with_its_group(
+    night: Session,
+    group: Any,
+    as_bob: APIClient,
+    ann_user: User,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    made = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
+    document = Document.objects.get(pk=made.json()["id"])
+    storage, name = document.file.storage, str(document.file.name)
+    assert storage.exists(name)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.delete_group(group, ann_user, confirm=group.name)
+
+    assert not Document.objects.exists()
+    assert not storage.exists(name)
