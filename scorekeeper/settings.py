@@ -185,6 +185,13 @@ LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:groups"
 LOGOUT_REDIRECT_URL = "web:login"
 
+# Rendered PDFs (games.Document) are stored here through Django's default storage and are
+# served only by the API's authenticated download view, never as public media URLs. A
+# worker must see the same directory as the web process.
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT") or BASE_DIR / "media")
+if not MEDIA_ROOT.is_absolute():
+    raise ImproperlyConfigured(f"MEDIA_ROOT={str(MEDIA_ROOT)!r} must be an absolute path.")
+
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 

@@ -2,7 +2,7 @@ from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from games.api import reports
+from games.api import documents, reports
 from games.api.groups import (
     GroupViewSet,
     MemberViewSet,
@@ -38,5 +38,9 @@ urlpatterns = [
     path("groups/<int:pk>/standings/", reports.group_standings, name="group-standings"),
     path("groups/<int:pk>/export/", reports.group_export, name="group-export"),
     path("groups/<int:pk>/import/", reports.group_import, name="group-import"),
+    path("sessions/<int:pk>/sheets/", documents.session_sheets, name="session-sheets"),
+    path("sessions/<int:pk>/ledgers/", documents.session_ledgers, name="session-ledgers"),
+    path("documents/<int:pk>/", documents.document_detail, name="document-detail"),
+    path("documents/<int:pk>/download/", documents.document_download, name="document-download"),
     *router.urls,
 ]

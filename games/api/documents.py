@@ -1,0 +1,162 @@
+"""PDF documents of a session: ask for one (202 and a status URL), poll it, download it.
+
+``POST sessions/{id}/sheets/`` and ``POST sessions/{id}/ledgers/?player=ID`` queue the
+rendering; ``GET documents/{id}/`` reads its status from the ``Document`` row; ``GET
+documents/{id}/download/`` serves the stored file. Documents are as private as the rest of
+the group's data: another group's session or document answers 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import FileResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import documents
+from games.api.groups import current_user, member_groups, validated
+from games.api.reports import user_session
+from games.models import Document, Player, Session
+from games.services import ServiceError
+
+
+class PaperChoice(serializers.Serializer[Any]):
+    paper = serializers.ChoiceField(choices=Document.Paper.choices, default=Document.Paper.A4)
+
+
+class LedgerChoice(PaperChoice):
+    player = serializers.IntegerField()
+
+
+def _api_url(request: Request, name: str, pk: int) -> str:
+    return request.build_absolute_uri(reverse(f"api:{name}", kwargs={"pk": pk}))
+
+
+def document_status(request: Request, document: Document) -> dict[str, Any]:
+    """The status body: ``status`` pending, ready (with ``download``) or failed (``error``)."""
+    document = documents.refresh(document)
+    ready = document.status == Document.Status.READY
+    return {
+        "id": document.pk,
+        "url": _api_url(request, "document-detail", document.pk),
+        "kind": document.kind,
+        "session": document.session_id,
+        "player": document.player_id,
+        "paper": document.paper,
+        "status": document.status,
+        "stale": documents.is_stale(document),
+        "error": document.error or None,
+        "download": _api_url(request, "document-download", document.pk) if ready else None,
+        "requested_at": document.requested_at,
+        "finished_at": document.finished_at,
+    }
+
+
+def _requested(request: Request, document: Document, created: bool) -> Response:
+    body = document_status(request, document)
+    return Response(
+        body,
+        status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK,
+        headers={"Location": body["url"]},
+    )
+
+
+def _body(request: Request) -> dict[str, Any]:
+    """The JSON body's fields, with query parameters as a fallback (``?paper=Letter``)."""
+    data = request.data if isinstance(request.data, dict) else {}
+    return {**request.query_params.dict(), **data}
+
+
+REQUEST_DOC = (
+    "202 with the status of a new document, queued for rendering; 200 with an up-to-date "
+    "one (ready and not stale, or still pending) when there is one. ``paper``: A4 (default) "
+    "or Letter."
+)
+
+
+@extend_schema(
+    request=PaperChoice,
+    responses={202: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+    description=REQUEST_DOC,
+)
+@api_view(["POST"])
+def session_sheets(request: Request, pk: int) -> Response:
+    """Ask for the session's settlement sheet as a PDF."""
+    session = user_session(request, pk)
+    query = validated(PaperChoice, _body(request))
+    document, created = documents.request_document(
+        session, Document.Kind.SHEET, current_user(request), paper=query["paper"]
+    )
+    return _requested(request, document, created)
+
+
+@extend_schema(
+    request=PaperChoice,
+    parameters=[OpenApiParameter("player", OpenApiTypes.INT, required=True)],
+    responses={202: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+    description=REQUEST_DOC,
+)
+@api_view(["POST"])
+def session_ledgers(request: Request, pk: int) -> Response:
+    """Ask for one seated player's ledger against each opponent at the session, as a PDF."""
+    session = user_session(request, pk)
+    query = validated(LedgerChoice, _body(request))
+    player = _seated_player(session, query["player"])
+    document, created = documents.request_document(
+        session,
+        Document.Kind.LEDGER,
+        current_user(request),
+        player=player,
+        paper=query["paper"],
+    )
+    return _requested(request, document, created)
+
+
+def _seated_player(session: Session, player_id: int) -> Player:
+    player = session.players.filter(pk=player_id).first()
+    if player is None:
+        raise ServiceError(f"player: no player {player_id} sat at session {session.pk}", "player")
+    return player
+
+
+def user_document(request: Request, pk: int) -> Document:
+    visible = Document.objects.filter(session__group__in=member_groups(request.user))
+    return get_object_or_404(visible.select_related("session__group", "player"), pk=pk)
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def document_detail(request: Request, pk: int) -> Response:
+    """A document's status: pending, ready (with its download URL) or failed (with why);
+    ``stale`` once its session has changed since it was rendered."""
+    return Response(document_status(request, user_document(request, pk)))
+
+
+@extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+@api_view(["GET"])
+def document_download(request: Request, pk: int) -> FileResponse | Response:
+    """The stored PDF of a ready document (409 while pending or failed)."""
+    document = documents.refresh(user_document(request, pk))
+    if document.status != Document.Status.READY:
+        return Response(
+            {"error": f"document {document.pk} is {document.status}", "field": None},
+            status=status.HTTP_409_CONFLICT,
+        )
+    try:
+        handle = document.file.open("rb")
+    except FileNotFoundError:
+        raise NotFound(f"the file of document {document.pk} is missing; ask again") from None
+    return FileResponse(
+        handle,
+        as_attachment=True,
+        filename=documents.download_name(document),
+        content_type="application/pdf",
+    )

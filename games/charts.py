@@ -1,0 +1,127 @@
+"""Charts drawn on the server as SVG text: no JavaScript, so PDFs and plain pages can show them.
+
+Only the running totals chart for now: every player's cumulative units after each deal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from xml.sax.saxutils import escape, quoteattr
+
+from games.engine.rules import decimal_text
+
+# Distinguishable in colour and still apart in greyscale print.
+PLAYER_COLOURS = ("#1f5fbf", "#c0392b", "#1e8449", "#8e44ad")
+
+WIDTH, HEIGHT = 700, 250
+LEFT, RIGHT, TOP, BOTTOM = 48, 120, 12, 30
+
+
+def nice_step(span: float, most: int = 6) -> float:
+    """A round step (1, 2 or 5 times a power of ten) giving at most ``most`` intervals."""
+    if span <= 0:
+        return 1.0
+    raw = span / most
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if factor * power >= raw:
+            return float(factor * power)
+    return float(10 * power)  # pragma: no cover - the loop always returns
+
+
+def _ticks(low: float, high: float, most: int) -> list[float]:
+    step = nice_step(high - low, most)
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value <= high + step / 2:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def _number(value: float) -> str:
+    return decimal_text(Decimal(repr(value)))
+
+
+def running_totals_svg(
+    deals: Sequence[int], totals: Mapping[str, Sequence[Decimal]], *, title: str = ""
+) -> str:
+    """An SVG line chart: x the deals in play order, y each player's cumulative units.
+
+    ``totals[name][k]`` is the player's total after ``deals[k]``; every line starts at 0
+    before the first deal. The legend gives each player's final total.
+    """
+    names = list(totals)
+    values = [float(v) for series in totals.values() for v in series] + [0.0]
+    ticks = _ticks(min(values), max(values), 5)
+    low, high = ticks[0], ticks[-1]
+    if high == low:
+        high = low + 1
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    count = len(deals)
+
+    def x(k: int) -> float:  # k = 0 is "before the first deal"
+        return LEFT + plot_w * (k / count if count else 0)
+
+    def y(value: float) -> float:
+        return TOP + plot_h * (high - value) / (high - low)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'class="chart" role="img" font-family="DejaVu Sans" font-size="11">'
+    ]
+    if title:
+        parts.append(f"<title>{escape(title)}</title>")
+    for tick in ticks:
+        colour = "#555" if tick == 0 else "#ddd"
+        parts.append(
+            f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+            f'stroke="{colour}" stroke-width="{1.2 if tick == 0 else 0.6}"/>'
+            f'<text x="{LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" fill="#444">'
+            f"{_number(tick)}</text>"
+        )
+    if count:
+        for k in _deal_label_positions(count):
+            parts.append(
+                f'<text x="{x(k):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" '
+                f'fill="#444">{deals[k - 1]}</text>'
+            )
+    parts.append(
+        f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 2}" text-anchor="middle" '
+        f'fill="#444">deal</text>'
+    )
+    for index, name in enumerate(names):
+        colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
+        series = [0.0] + [float(v) for v in totals[name]]
+        points = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(series))
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="1.8" '
+            'stroke-linejoin="round"/>'
+        )
+        final = totals[name][-1] if totals[name] else Decimal(0)
+        legend_y = TOP + 14 + 18 * index
+        label = f"{name} {'+' if final > 0 else ''}{decimal_text(final)}"
+        parts.append(
+            f'<line x1="{WIDTH - RIGHT + 12}" x2="{WIDTH - RIGHT + 30}" y1="{legend_y - 4}" '
+            f'y2="{legend_y - 4}" stroke="{colour}" stroke-width="3"/>'
+            f'<text x="{WIDTH - RIGHT + 35}" y="{legend_y}" fill={quoteattr(colour)}>'
+            f"{escape(label)}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _deal_label_positions(count: int) -> list[int]:
+    """Positions (1-based) of the deals labelled on the x axis: about ten, always the last."""
+    step = max(1, round(nice_step(count, 10)))
+    positions = [k for k in range(step, count + 1, step)]
+    if 1 not in positions:
+        positions.insert(0, 1)
+    if positions[-1] != count:
+        if count - positions[-1] < step / 2 and len(positions) > 1:
+            positions.pop()
+        positions.append(count)
+    return positions

@@ -1,0 +1,112 @@
+"""The rules in plain language, and the Vietnamese names on a Mau Binh sheet."""
+
+import xml.etree.ElementTree as ET
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from games import pdf, services
+from games.charts import running_totals_svg
+from games.engine.rules import PRESETS, Rules
+from games.models import Group, Player
+from games.rules_text import describe_rules, natural_name
+from tests.pdf.conftest import pdf_text
+from tests.services.hands import deal
+
+D = Decimal
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_is_described(preset: str) -> None:
+    lines = describe_rules(Rules.from_mapping(preset))
+
+    assert lines[0].endswith(
+        f"preset {preset}, up to {Rules.from_mapping(preset).max_players} players."
+    )
+    assert all(line.endswith(".") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("standard", "A fouled hand pays each live opponent as if scooped."),
+        ("standard", "Surrender is not allowed."),
+        ("standard", "No royalties."),
+        (
+            {"preset": "classic-1-6", "surrender_cost": "4"},
+            "Surrender allowed: it costs 4 units to each opponent who did not surrender.",
+        ),
+        ("classic-2-4", "Scoring 2-4: one unit per row, plus one to whoever won more rows"),
+        (
+            {"preset": "classic-1-6", "naturals": {"six_pairs": None, "dragon": 20}},
+            "Naturals, declared with the hand and paid by every opponent: dragon 20, "
+            "three flushes 3, three straights 3.",
+        ),
+        ("mau-binh-south", "A-2-3-4-5 is the second-highest straight."),
+        ("mau-binh-north", "A-2-3-4-5 is the lowest straight."),
+        ("mau-binh-south", "scooping all three opponents (sập làng) multiplies each of them by 4"),
+        ("mau-binh-south", "six pairs (lục phé bôn) 6"),
+        ("mau-binh-south", "A fouled hand (binh lủng) pays each live opponent as if scooped."),
+        (
+            "ofc",
+            "front pair of sixes 1 up to pair of aces 9, trips of twos 10 up to trips of aces 22",
+        ),
+        ("pineapple", "(14 cards)"),
+        (
+            {"preset": "big-two", "multipliers": [[10, 2], [13, 3]], "two_multiplier": 2},
+            "10 or more cards left: x2.",
+        ),
+        ({"preset": "big-two", "two_multiplier": 2}, "Each 2 still held multiplies"),
+    ],
+)
+def test_sentences_carry_the_rule_sets_own_numbers(
+    spec: str | dict[str, Any], expected: str
+) -> None:
+    text = " ".join(describe_rules(Rules.from_mapping(spec)))
+
+    assert expected in text
+
+
+def test_vietnamese_names_only_at_mau_binh_tables() -> None:
+    assert (
+        natural_name("six_pairs", Rules.from_mapping("mau-binh-north")) == "six pairs (lục phé bôn)"
+    )
+    assert natural_name("six_pairs", Rules.from_mapping("classic-1-6")) == "six pairs"
+    assert natural_name("dragon", Rules.from_mapping("mau-binh-south")) == "dragon (sảnh rồng)"
+
+
+def test_a_mau_binh_sheet_prints_the_vietnamese_names(
+    group: Group, players: dict[str, Player], ann_user: User, bob_user: User
+) -> None:
+    seats = [players[name] for name in ("Ann", "Bob", "Cy", "Di")]
+    session = services.start_session(group, seats, ann_user, rules_override="mau-binh-south")
+    natural = deal(Ann="A", Bob="B", Cy="C", Di="D")
+    natural[3]["natural"] = "six_pairs"  # hand D holds six pairs
+    services.record_deal(session, natural, bob_user)
+
+    text = pdf_text(pdf.render("sheet", session))
+
+    assert "Di: six pairs (lục phé bôn)" in text
+    assert "Mau Binh (Mậu Binh), preset mau-binh-south" in text
+    assert "Naturals (mậu binh trắng)" in text
+    assert "clean dragon (rồng cuốn) 24" in text
+    assert "5 đôi 1 sám" in text
+
+
+def test_the_running_totals_chart() -> None:
+    svg = running_totals_svg(
+        [1, 2, 4],
+        {"Ann": [D(6), D(-1), D("2.5")], "Bob": [D(-6), D(1), D("-2.5")]},
+    )
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+
+    lines = root.findall(f"{ns}polyline")
+    assert len(lines) == 2
+    # Each line starts at 0 before the first deal and has a point per deal.
+    assert [len(line.attrib["points"].split()) for line in lines] == [4, 4]
+    labels = [text.text for text in root.findall(f"{ns}text")]
+    assert "Ann +2.5" in labels and "Bob -2.5" in labels
+    assert {"1", "2", "4"} <= set(labels)  # the deals on the x axis, by number
