@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import reports, services
@@ -691,14 +691,10 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _job_urls(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The PDF endpoints, when the API that makes them is installed (else no buttons)."""
-    try:
-        sheets = reverse("api:session-sheets", args=[session.pk])
-        ledgers = reverse("api:session-ledgers", args=[session.pk])
-    except NoReverseMatch:
-        return {}
+    """The API endpoints the PDF buttons ask for the sheet and each player's ledger."""
+    ledgers = reverse("api:session-ledgers", args=[session.pk])
     return {
-        "sheets": sheets,
+        "sheets": reverse("api:session-sheets", args=[session.pk]),
         "ledgers": [(p["name"], f"{ledgers}?player={p['id']}") for p in players],
     }
 

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.urls import NoReverseMatch, reverse
 
 from games import services
 from games.models import Deal, Group, Player, RuleSet, Session
@@ -390,16 +389,9 @@ def test_csv_ledger_of_one_player(
     assert lines[1].startswith(f"Ann,Bob,{session.pk},") and ",-6,-3," in lines[1]
 
 
-def test_no_pdf_buttons_without_the_pdf_api(session: Session, as_bob: Client) -> None:
-    with pytest.raises(NoReverseMatch):
-        reverse("api:session-sheets", args=[session.pk])
-    assert "data-job" not in as_bob.get(f"/sessions/{session.pk}/summary/").content.decode()
-
-
-def test_pdf_buttons_once_the_pdf_api_is_there(
-    session: Session, as_bob: Client, players: dict[str, Player], settings: Any
+def test_pdf_buttons_ask_the_api_for_the_sheet_and_each_ledger(
+    session: Session, as_bob: Client, players: dict[str, Player]
 ) -> None:
-    settings.ROOT_URLCONF = "tests.web.pdf_urls"
     page = as_bob.get(f"/sessions/{session.pk}/summary/").content.decode()
     assert f'data-job="/api/v1/sessions/{session.pk}/sheets/"' in page
     ann = players["Ann"].pk

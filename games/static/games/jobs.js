@@ -1,5 +1,6 @@
-// PDF buttons of the session's end: ask for the document (202 with a status URL), then poll
-// that URL until it says ready (a download link appears) or failed.
+// PDF buttons of the session's end: ask the API for the document (202 with its status URL in
+// `url`, or 200 when an up-to-date one exists), then poll that URL until it says ready (a
+// link to `download` appears) or failed (with `error`).
 (function () {
   "use strict";
   var token = document.querySelector("#pdfs input[name=csrfmiddlewaretoken]");
@@ -15,7 +16,7 @@
     fetch(statusUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json(); })
       .then(function (job) {
-        if (job.status === "ready") return link(status, job.download_url || job.url || job.file);
+        if (job.status === "ready") return link(status, job.download);
         if (job.status === "failed") { status.textContent = "failed: " + (job.error || "try again"); return; }
         status.textContent = "pending…";
         if (tries < 60) setTimeout(function () { poll(statusUrl, status, tries + 1); }, 1000);
@@ -38,8 +39,8 @@
           return r.json().then(function (body) { return { body: body, location: location }; });
         })
         .then(function (answer) {
-          var url = answer.body.status_url || answer.body.url || answer.location;
-          if (answer.body.status === "ready" && answer.body.download_url) return link(status, answer.body.download_url);
+          var url = answer.body.url || answer.location;
+          if (answer.body.status === "ready" && answer.body.download) return link(status, answer.body.download);
           if (!url) { status.textContent = answer.body.error || "not available"; return; }
           poll(url, status, 0);
         })
