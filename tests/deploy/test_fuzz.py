@@ -52,17 +52,13 @@ def seat_hands(draw: st.DrawFn, seats: int, damaged: bool) -> list[dict[str, Any
         for row, size in ROWS.items():
             cards = [next(hand) for _ in range(size)]
             separator = draw(st.sampled_from([" ", ",", ""]))
-            kinds = ["text", "list", "junk", "json"] if damaged else ["text", "list"]
-            entry[row] = draw(
-                st.sampled_from(kinds).flatmap(
-                    lambda how, cards=cards, separator=separator: {
-                        "text": st.just(separator.join(cards)),
-                        "list": st.just(cards),
-                        "junk": card_like_text,
-                        "json": json_values,
-                    }[how]
-                )
-            )
+            forms: dict[str, st.SearchStrategy[Any]] = {
+                "text": st.just(separator.join(cards)),
+                "list": st.just(cards),
+            }
+            if damaged:
+                forms |= {"junk": card_like_text, "json": json_values}
+            entry[row] = draw(st.one_of(*forms.values()))
         if damaged and draw(st.integers(0, 9)) == 0:
             entry[draw(st.sampled_from(["surrender", "natural", "colour", "in_fantasyland"]))] = (
                 draw(json_values)
