@@ -301,8 +301,9 @@ LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", default=50)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=900)
 
-# One JSON line per request on standard error in production (scorekeeper.logging); in
-# development runserver prints its own lines and these go only to whoever listens.
+# One JSON line per request, and Django's errors, on standard error in production
+# (scorekeeper.logging); in development runserver prints its own lines and these go only
+# to whoever listens.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -310,6 +311,9 @@ LOGGING = {
     "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json"}},
     "loggers": {
         "scorekeeper": {"level": "INFO", "handlers": [] if DEBUG else ["json"]},
+        # Errors (a 500's traceback, a refused Host header) as JSON too; in development
+        # Django's own console logging stays as it is.
+        **({} if DEBUG else {"django": {"level": "ERROR", "handlers": ["json"]}}),
     },
 }
 
