@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 
 from django.conf import settings
-from django.db import connections
+from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from kombu import Connection
 
@@ -83,3 +83,29 @@ class HealthCheckMiddleware:
         if request.path in PATHS and request.method in ("GET", "HEAD"):
             return healthz(request)
         return self.get_response(request)
+
+
+class DatabaseUnavailableMiddleware:
+    """A request that fails because the database does not answer (restarting, unreachable)
+    gets ``503`` with ``Retry-After`` and the API's error shape instead of a bare 500, so a
+    client knows to send it again (with the same Idempotency-Key for a deal)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        log.error(
+            "database unavailable: %s", exception, extra={"path": request.path}, exc_info=exception
+        )
+        connections["default"].close()
+        response = JsonResponse(
+            {"error": "The database is not answering; try again in a few seconds.", "field": None},
+            status=503,
+        )
+        response["Retry-After"] = "5"
+        return response

@@ -248,6 +248,8 @@ MIDDLEWARE.insert(
 )
 # Turns a refused login into 429 for JSON clients (games.ratelimit).
 MIDDLEWARE.append("games.ratelimit.LoginThrottleMiddleware")
+# A database that does not answer gives 503 and Retry-After rather than a bare 500.
+MIDDLEWARE.append("games.health.DatabaseUnavailableMiddleware")
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

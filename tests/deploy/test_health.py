@@ -4,7 +4,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import connections
+from django.db import OperationalError, connections
 from django.test import Client, override_settings
 
 # Nothing listens on port 9 (discard) of this machine.
@@ -76,3 +76,28 @@ def test_probed_over_plain_http_by_any_address(client: Client) -> None:
 def test_only_get_and_head(client: Client) -> None:
     assert client.head("/healthz").status_code == 200
     assert client.post("/healthz").status_code == 404
+
+
+def test_a_database_outage_answers_503_with_retry_after(db: None, as_alice: Any) -> None:
+    # The deal list's query fails as it would while PostgreSQL restarts.
+    lost = OperationalError("server closed the connection unexpectedly")
+    with (
+        mock.patch("games.api.groups.GroupViewSet.get_queryset", side_effect=lost),
+        mock.patch.object(connections["default"], "close"),
+    ):
+        response = as_alice.get("/api/v1/groups/")
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.json() == {
+        "error": "The database is not answering; try again in a few seconds.",
+        "field": None,
+    }
+
+
+def test_other_errors_stay_errors(db: None, as_alice: Any) -> None:
+    with (
+        mock.patch("games.api.groups.GroupViewSet.get_queryset", side_effect=KeyError("x")),
+        pytest.raises(KeyError),
+    ):
+        as_alice.get("/api/v1/groups/")
