@@ -21,7 +21,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
@@ -107,7 +107,7 @@ class RateLimitedModelBackend(ModelBackend):
         django_request = _request_of(request)
         address = client_ip(django_request) if django_request is not None else "unknown"
         name = str(username or "")
-        wait = seconds_refused(name, address)
+        wait = _unless_cache_fails(lambda: seconds_refused(name, address), 0)
         if wait:
             log.warning(
                 "login refused: too many failures",
@@ -117,13 +117,30 @@ class RateLimitedModelBackend(ModelBackend):
                 setattr(django_request, RETRY_AFTER, wait)
             raise LoginThrottled(wait)
         user = super().authenticate(request, username, password, **kwargs)
-        keys = _keys(name, address)
-        if user is None:
-            for key in keys.values():
-                _record_failure(key)
-        else:
-            cache.delete(keys["pair"])
+        _unless_cache_fails(lambda: _count_attempt(name, address, succeeded=user is not None), None)
         return user
+
+
+def _count_attempt(username: str, address: str, succeeded: bool) -> None:
+    keys = _keys(username, address)
+    if succeeded:
+        cache.delete(keys["pair"])
+    else:
+        for key in keys.values():
+            _record_failure(key)
+
+
+T = TypeVar("T")
+
+
+def _unless_cache_fails(action: Callable[[], T], default: T) -> T:
+    """The action's result; `default` when the cache (Redis) does not answer: logins then
+    go on unthrottled rather than failing for everyone."""
+    try:
+        return action()
+    except Exception as exc:
+        log.error("login throttle off: the cache does not answer: %s", exc)
+        return default
 
 
 class LoginThrottleMiddleware:

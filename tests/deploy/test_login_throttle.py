@@ -2,10 +2,12 @@
 and the admin's (and any later one using authenticate()), per username and address."""
 
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import Client, RequestFactory, override_settings
 from rest_framework.test import APIClient
 
@@ -114,3 +116,14 @@ def test_authenticate_itself_refuses(carol: User) -> None:
         authenticate(request, username="carol", password=PASSWORD)
 
     assert refused.value.retry_after > 0
+
+
+def test_logins_go_on_when_the_cache_does_not_answer(carol: User) -> None:
+    down = ConnectionError("Error 111 connecting to redis:6379. Connection refused.")
+    with (
+        mock.patch.object(cache, "get", side_effect=down),
+        mock.patch.object(cache, "set", side_effect=down),
+    ):
+        fail(LIMIT + 1)
+
+        assert token_login(PASSWORD).status_code == 200
