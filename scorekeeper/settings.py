@@ -319,6 +319,10 @@ LOGGING = {
     },
 }
 
+# The queue tasks go to and workers take them from (default "celery"): installations
+# sharing one Redis database each need their own.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE") or "celery"
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer (restarting, unreachable) fails a request in
     # seconds instead of holding a web worker until the operating system gives up.

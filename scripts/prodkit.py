@@ -86,6 +86,8 @@ def production_env(database_url: str, **extra: str) -> dict[str, str]:
         "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": os.environ.get("PROOF_BROKER_URL", DEFAULT_BROKER),
         "CACHE_URL": os.environ.get("PROOF_CACHE_URL", DEFAULT_CACHE),
+        # A queue of its own: the worker never takes (and drops) another checkout's tasks.
+        "CELERY_QUEUE": f"scorekeeper-proof-{secrets.token_hex(4)}",
         "PYTHON": sys.executable,
     }
     env.pop("REDIS_URL", None)
