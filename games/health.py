@@ -28,8 +28,8 @@ TIMEOUT_SECONDS = 1
 def database_status() -> str:
     connection = connections["default"]
     try:
-        # A connection left broken by a database restart is dropped and opened anew.
-        connection.close_if_unusable_or_obsolete()
+        # A connection left broken by a restart was dropped when the request began
+        # (CONN_HEALTH_CHECKS); a failure here closes it so the next probe reconnects.
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
