@@ -85,7 +85,7 @@ class Report:
             f"{self.clients} clients x {self.deals_each} deals into {self.sessions} shared"
             f" sessions (gunicorn, {self.web_workers} workers, PostgreSQL)",
             f"  {self.deals} deals in {self.seconds:.1f} s:"
-            f" {self.deals / self.seconds:.0f} deals/s",
+            f" {self.deals / max(self.seconds, 1e-9):.0f} deals/s",
             f"  latency median {statistics.median(ms):.0f} ms,"
             f" p95 {ms[int(len(ms) * 0.95) - 1]:.0f} ms, max {ms[-1]:.0f} ms",
             f"  {self.retries} requests retried after an error, {self.resends} deals resent"

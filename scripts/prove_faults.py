@@ -77,8 +77,12 @@ class Watch:
         self.fault: FaultReport | None = None
         self.fault_ended = 0.0
         self.lock = threading.Lock()
+        # Set by the first deal stored: faults start once the clients are recording.
+        self.recording = threading.Event()
 
     def saw(self, status: int, body: object) -> None:
+        if status == 201 and isinstance(body, dict) and "number" in body:
+            self.recording.set()
         with self.lock:
             fault = self.fault
             if fault is None:
@@ -146,7 +150,9 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=60, help="deals per client")
     parser.add_argument("--sessions", type=int, default=2)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
-    parser.add_argument("--before", type=float, default=3, help="seconds before the fault")
+    parser.add_argument(
+        "--before", type=float, default=3, help="seconds of recording before each fault"
+    )
     parser.add_argument("--restart-command", default=RESTART_COMMAND)
     args = parser.parse_args()
     report = prove_concurrency.Report(args.clients, args.deals, args.sessions, args.workers)
@@ -171,6 +177,8 @@ def main() -> int:
             )
             clients.start()
             try:
+                if not watch.recording.wait(timeout=300):
+                    raise RuntimeError("the clients stored no deal")
                 for name, fault in faults.items():
                     time.sleep(args.before)
                     print(f"fault: {name}", flush=True)
