@@ -7,7 +7,7 @@ UV_VERSION := 0.13.9
 # uv must never fetch a Python of its own: the system's python3 is the only one.
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: venv run test lint bench format lock
+.PHONY: venv run test lint bench format lock serve-prod
 
 venv: $(VENV)/.requirements-installed
 
@@ -52,3 +52,8 @@ lock: venv
 .PHONY: screenshots
 screenshots: venv
 	$(PY) docs/screenshots.py
+
+# Production mode as plain processes: migrate, collectstatic, gunicorn and a Celery worker
+# against the local PostgreSQL and Redis (scripts/serve_prod.sh; docs/operations.md).
+serve-prod: venv
+	scripts/serve_prod.sh

@@ -233,3 +233,112 @@ CELERY_TASK_EAGER_PROPAGATES = CELERY_BROKER_URL is None
 if CELERY_BROKER_URL is None:
     CELERY_BROKER_URL = "memory://"
 CELERY_TASK_IGNORE_RESULT = True
+
+# --- Production deployment (docs/operations.md) ------------------------------------------
+# Everything below is read from the environment and changes nothing in development (no
+# environment): tests and `make run` need no collectstatic and no Redis. With DEBUG off,
+# `manage.py check --deploy --fail-level WARNING` passes on the defaults.
+
+
+def env_int(name: str, default: int) -> int:
+    """A whole number of at least zero."""
+    value = env_str(name)
+    if value is None:
+        return default
+    if not value.isdigit():
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number (0 or more).")
+    return int(value)
+
+
+# /healthz answers first, before the host check and the HTTPS redirect, so a load balancer
+# or Docker can probe it over plain HTTP by any address; then one JSON log line per request.
+# WhiteNoise serves the static files right after SecurityMiddleware.
+MIDDLEWARE.insert(0, "games.health.HealthCheckMiddleware")
+MIDDLEWARE.insert(1, "scorekeeper.logging.RequestLogMiddleware")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+)
+# Turns a refused login into 429 for JSON clients (games.ratelimit).
+MIDDLEWARE.append("games.ratelimit.LoginThrottleMiddleware")
+# A database that does not answer gives 503 and Retry-After rather than a bare 500.
+MIDDLEWARE.append("games.health.DatabaseUnavailableMiddleware")
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed, compressed files need `collectstatic` first: production only.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "scorekeeper.staticfiles.GzipManifestStaticFilesStorage"
+    },
+}
+# Only the hashed names are ever linked; the originals would double the work and the disk.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+
+# Behind a proxy that terminates TLS, set SECURE_PROXY_SSL_HEADER=1: the proxy must then
+# set X-Forwarded-Proto (and overwrite any the client sent).
+if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# The client's address for login throttling and request logs: REMOTE_ADDR, or, behind a
+# proxy that appends to X-Forwarded-For, the last address of that header.
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
+
+# Login throttling counts failures in the cache: Redis (CACHE_URL, else REDIS_URL) so that
+# every web process shares the counts; local memory, per process, otherwise.
+CACHE_URL = env_url("CACHE_URL", frozenset({"redis", "rediss"})) or env_url(
+    "REDIS_URL", frozenset({"redis", "rediss"})
+)
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+# Every login path (admin, browsable API, token endpoint, web pages) goes through
+# authenticate(), so the throttle lives in the authentication backend.
+AUTHENTICATION_BACKENDS = ["games.ratelimit.RateLimitedModelBackend"]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", default=50)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=900)
+
+# One JSON line per request, and Django's errors, on standard error in production
+# (scorekeeper.logging); in development runserver prints its own lines and these go only
+# to whoever listens.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "scorekeeper.logging.JsonFormatter"}},
+    "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "loggers": {
+        "scorekeeper": {"level": "INFO", "handlers": [] if DEBUG else ["json"]},
+        # Errors (a 500's traceback, a refused Host header) as JSON too; in development
+        # Django's own console logging stays as it is.
+        **({} if DEBUG else {"django": {"level": "ERROR", "handlers": ["json"]}}),
+    },
+}
+
+# The queue tasks go to and workers take them from (default "celery"): installations
+# sharing one Redis database each need their own.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE") or "celery"
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer (restarting, unreachable) fails a request in
+    # seconds instead of holding a web worker until the operating system gives up.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", default=5)
+    )

@@ -24,3 +24,12 @@ def broker_url() -> str:
         except (OSError, OperationalError) as exc:
             skip_or_fail(f"no broker at {url}: {exc}")
     return url
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Every test starts with an empty cache: login failures counted by one test (the
+    login throttle, games.ratelimit) must not refuse another's login."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -1,0 +1,96 @@
+"""Structured logs: one JSON object per line, and one line per HTTP request.
+
+``RequestLogMiddleware`` logs every request to the ``scorekeeper.requests`` logger with its
+method, path, status, duration, user id and request id; ``JsonFormatter`` writes a record
+and those fields as one JSON line (settings.LOGGING sends them to standard error when
+DEBUG is off).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+request_log = logging.getLogger("scorekeeper.requests")
+
+# A request id a proxy sent along is kept when it looks like one (no spaces, no quotes).
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,100}")
+# The attributes every LogRecord has; anything else was passed in `extra=` and is logged.
+_STANDARD_ATTRIBUTES = frozenset(
+    set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+)
+
+
+class JsonFormatter(logging.Formatter):
+    """``{"time", "level", "logger", "message", ...extra fields}`` on one line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        entry.update(
+            (key, value)
+            for key, value in vars(record).items()
+            if key not in _STANDARD_ATTRIBUTES and not key.startswith("_")
+        )
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str)
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: REMOTE_ADDR, or behind a trusted proxy (TRUST_X_FORWARDED_FOR)
+    the last address of X-Forwarded-For, the one that proxy appended."""
+    if settings.TRUST_X_FORWARDED_FOR:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+class RequestLogMiddleware:
+    """Logs each request once it is answered, and gives it an id (``X-Request-ID``: the
+    one the client or proxy sent when it looks valid, else a new one), which the answer
+    repeats and any log line can carry as ``request.request_id``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        sent = request.headers.get("X-Request-ID", "")
+        request_id = sent if REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+        request.request_id = request_id  # type: ignore[attr-defined]
+        start = time.perf_counter()
+        response = self.get_response(request)
+        duration_ms = round((time.perf_counter() - start) * 1000, 1)
+        response["X-Request-ID"] = request_id
+        user = getattr(request, "user", None)
+        request_log.info(
+            "%s %s %s",
+            request.method,
+            request.path,
+            response.status_code,
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "duration_ms": duration_ms,
+                "user_id": user.pk if user is not None and user.is_authenticated else None,
+                "request_id": request_id,
+                "client_ip": client_ip(request),
+            },
+        )
+        return response

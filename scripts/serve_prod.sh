@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `make serve-prod`: the production setup as plain processes, without Docker.
+#
+# Migrates, collects the static files, then runs gunicorn (WEB_CONCURRENCY workers on
+# 127.0.0.1:PORT) and a Celery worker (CELERY_CONCURRENCY processes) against the local
+# PostgreSQL and Redis, in production mode (DEBUG off). Ctrl-C (or SIGTERM) stops both;
+# if either stops by itself, the other is stopped too and the script exits non-zero.
+#
+# Every variable of the README's Configuration section is read from the environment; the
+# defaults below suit one machine serving plain HTTP on localhost. Behind a proxy that
+# terminates TLS, set SECURE_SSL_REDIRECT=1 and SECURE_PROXY_SSL_HEADER=1 (see
+# docs/operations.md). Without SECRET_KEY, a random one is made for this run only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export DEBUG="${DEBUG:-false}"
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/scorekeeper}"
+export CELERY_BROKER_URL="${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
+export CACHE_URL="${CACHE_URL:-${REDIS_URL:-redis://127.0.0.1:6379/1}}"
+export ALLOWED_HOSTS="${ALLOWED_HOSTS:-localhost,127.0.0.1}"
+export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-false}"
+if [ -z "${SECRET_KEY:-}" ]; then
+  echo "serve-prod: SECRET_KEY is not set; using a random one for this run (logins end when it stops)" >&2
+  SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')"
+  export SECRET_KEY
+fi
+PORT="${PORT:-8000}"
+BIND="${BIND:-127.0.0.1:$PORT}"
+WEB_CONCURRENCY="${WEB_CONCURRENCY:-3}"
+CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
+PY="${PYTHON:-.venv/bin/python}"
+
+"$PY" manage.py migrate --noinput
+"$PY" manage.py collectstatic --noinput --verbosity 0
+
+"$PY" -m gunicorn scorekeeper.wsgi \
+  --workers "$WEB_CONCURRENCY" --bind "$BIND" \
+  --graceful-timeout 10 --log-level warning &
+web=$!
+"$PY" -m celery -A scorekeeper worker --concurrency "$CELERY_CONCURRENCY" \
+  --loglevel info --without-gossip --without-mingle &
+worker=$!
+
+stop() {
+  kill -TERM "$web" "$worker" 2>/dev/null || true
+  wait "$web" "$worker" 2>/dev/null || true
+}
+trap 'stop; exit 0' INT TERM
+echo "serve-prod: gunicorn (pid $web) on http://$BIND, celery worker (pid $worker); Ctrl-C stops both" >&2
+
+# Whichever stops first (on its own) takes the other down with it.
+status=0
+wait -n "$web" "$worker" || status=$?
+echo "serve-prod: a process stopped (status $status); stopping the other" >&2
+stop
+exit "$status"

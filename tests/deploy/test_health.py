@@ -1,0 +1,103 @@
+"""/healthz: 200 when the database and the broker answer, 503 naming what does not."""
+
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import OperationalError, connections
+from django.test import Client, override_settings
+
+# Nothing listens on port 9 (discard) of this machine.
+DEAD_BROKER = "redis://127.0.0.1:9/0"
+
+
+@pytest.fixture
+def client(db: None) -> Client:
+    return Client()
+
+
+def test_healthy_without_a_broker_tasks_run_eagerly(client: Client) -> None:
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"database": "ok", "broker": "eager"}
+    assert response["Cache-Control"] == "no-store"
+
+
+def test_an_unreachable_broker_answers_503(client: Client) -> None:
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=DEAD_BROKER):
+        response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json() == {"database": "ok", "broker": "error: OperationalError"}
+
+
+def test_a_reachable_broker_is_ok(client: Client, broker_url: str) -> None:
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=broker_url):
+        response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"database": "ok", "broker": "ok"}
+
+
+class BrokenCursor:
+    def __enter__(self) -> Any:
+        raise ConnectionError("the server closed the connection unexpectedly")
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def test_an_unreachable_database_answers_503_without_its_message(client: Client) -> None:
+    connection = connections["default"]
+    # The check closes a failed connection; the test's own transaction must stay open.
+    with (
+        mock.patch.object(connection, "cursor", BrokenCursor),
+        mock.patch.object(connection, "close"),
+    ):
+        response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json() == {"database": "error: ConnectionError", "broker": "eager"}
+    assert b"closed the connection" not in response.content
+
+
+@override_settings(ALLOWED_HOSTS=["scores.example.org"], SECURE_SSL_REDIRECT=True)
+def test_probed_over_plain_http_by_any_address(client: Client) -> None:
+    # Docker and load balancers call http://<container address>/healthz.
+    probe = client.get("/healthz", HTTP_HOST="10.0.0.7:8000")
+    page = client.get("/api/v1/presets/", HTTP_HOST="scores.example.org")
+
+    assert probe.status_code == 200
+    assert page.status_code == 301
+    assert page["Location"].startswith("https://scores.example.org/")
+
+
+def test_only_get_and_head(client: Client) -> None:
+    assert client.head("/healthz").status_code == 200
+    assert client.post("/healthz").status_code == 404
+
+
+def test_a_database_outage_answers_503_with_retry_after(db: None, as_alice: Any) -> None:
+    # The deal list's query fails as it would while PostgreSQL restarts.
+    lost = OperationalError("server closed the connection unexpectedly")
+    with (
+        mock.patch("games.api.groups.GroupViewSet.get_queryset", side_effect=lost),
+        mock.patch.object(connections["default"], "close"),
+    ):
+        response = as_alice.get("/api/v1/groups/")
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.json() == {
+        "error": "The database is not answering; try again in a few seconds.",
+        "field": None,
+    }
+
+
+def test_other_errors_stay_errors(db: None, as_alice: Any) -> None:
+    with (
+        mock.patch("games.api.groups.GroupViewSet.get_queryset", side_effect=KeyError("x")),
+        pytest.raises(KeyError),
+    ):
+        as_alice.get("/api/v1/groups/")

@@ -1,0 +1,106 @@
+"""The production recipe for real: scripts/serve_prod.sh (gunicorn with several workers and
+a Celery worker) on a throw-away PostgreSQL database, then the proofs that fit in CI time
+against it: the concurrency proof at 8 clients x 25 deals and a bounded Schemathesis run.
+
+PostgreSQL only (the SQLite run skips it); Redis is needed for the broker and the cache.
+"""
+
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from scripts import fuzz_api, prodkit, prove_concurrency
+from tests.conftest import skip_or_fail
+
+pytestmark = pytest.mark.skipif(
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+    reason="runs the production recipe on PostgreSQL (CI runs it with DATABASE_URL set)",
+)
+
+WEB_WORKERS = 3
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[prodkit.Server, str, str]]:
+    """(the server, an API token, its database URL)."""
+    broker = prodkit.production_env("postgres://unused/x")["CELERY_BROKER_URL"]
+    if not prodkit.redis_answers(broker):
+        skip_or_fail(f"no Redis at {broker}")
+    with prodkit.throwaway_database("scorekeeper_test_serve") as database_url:
+        env = prodkit.production_env(database_url, WEB_CONCURRENCY=str(WEB_WORKERS))
+        prodkit.manage(env, "migrate", "--noinput", "-v", "0")
+        token = prodkit.make_user(env, "prover", "prover-password-1")
+        log = tmp_path_factory.mktemp("serve") / "serve.log"
+        with prodkit.serving(env, log) as server:
+            server.wait_for_output("ready.")  # the Celery worker
+            yield server, token, database_url
+
+
+def test_healthz_reports_database_and_broker(served: tuple[prodkit.Server, str, str]) -> None:
+    server, _, _ = served
+
+    assert prodkit.request_json("GET", f"{server.base}/healthz") == (
+        200,
+        {"database": "ok", "broker": "ok"},
+    )
+
+
+def test_the_api_answers_and_logs_one_json_line(served: tuple[prodkit.Server, str, str]) -> None:
+    server, token, _ = served
+    client = prodkit.Client(server.base, token)
+
+    status, groups = client.call("GET", "/groups/", **{"X-Request-ID": "serve-prod-test-1"})
+
+    assert (status, groups["count"]) == (200, 0)
+    server.wait_for_output('"request_id": "serve-prod-test-1"', timeout=10)
+    [line] = [x for x in server.output().splitlines() if "serve-prod-test-1" in x]
+    assert '"path": "/api/v1/groups/"' in line and '"status": 200' in line
+
+
+def test_whitenoise_serves_hashed_compressed_static_files(
+    served: tuple[prodkit.Server, str, str],
+) -> None:
+    server, _, _ = served
+    with urllib.request.urlopen(f"{server.base}/api/docs/", timeout=30) as answer:
+        page = answer.read().decode()
+    [bundle] = re.findall(r'/static/[^"]*swagger-ui-bundle\.[0-9a-f]{12}\.js', page)
+
+    request = urllib.request.Request(server.base + bundle, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        assert answer.headers["Content-Encoding"] == "gzip"
+        assert "immutable" in answer.headers["Cache-Control"]
+
+
+def test_concurrent_clients_lose_nothing(served: tuple[prodkit.Server, str, str]) -> None:
+    server, token, database_url = served
+    report = prove_concurrency.Report(clients=8, deals_each=25, sessions=2, web_workers=3)
+
+    prove_concurrency.run_against(server, token, database_url, report)
+
+    print("\n".join(report.lines()))
+    assert report.problems == []
+    assert len(report.latencies) == 200
+
+
+def test_schemathesis_finds_no_server_error_and_no_schema_break(
+    served: tuple[prodkit.Server, str, str],
+) -> None:
+    server, token, _ = served
+    fuzz_api.seed_data(server.base, token)
+
+    assert fuzz_api.schemathesis(server.base, token, max_examples=5, max_time=30, seed=7) == 0
+    assert "Traceback" not in server.output()
+
+
+def test_ctrl_c_stops_gunicorn_and_the_worker(served: tuple[prodkit.Server, str, str]) -> None:
+    server, _, _ = served
+
+    assert server.stop() == 0
+
+    with pytest.raises(OSError):
+        prodkit.request_json("GET", f"{server.base}/healthz", timeout=3)
+    assert "Warm shutdown" in Path(server.log).read_text()
