@@ -136,6 +136,8 @@ def main() -> None:
             "DEBUG": "false",
             "SECRET_KEY": secrets.token_urlsafe(40),
             "ALLOWED_HOSTS": "127.0.0.1",
+            # Plain HTTP on loopback, as behind a TLS-terminating proxy.
+            "SECURE_SSL_REDIRECT": "false",
         }
         broker = local_broker()
         if broker is None:
