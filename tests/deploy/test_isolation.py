@@ -16,10 +16,11 @@ from django.contrib.auth.models import User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
-from games import services
+from games import documents, services
 from games.models import (
     Deal,
     DealRevision,
+    Document,
     Group,
     LedgerEntry,
     Membership,
@@ -33,7 +34,18 @@ from tests.services.hands import deal
 
 METHODS = ("get", "post", "put", "patch", "delete")
 MISSING = 987654
-MODELS = (Group, Membership, Player, RuleSet, PairStake, Session, Deal, DealRevision, LedgerEntry)
+MODELS = (
+    Group,
+    Membership,
+    Player,
+    RuleSet,
+    PairStake,
+    Session,
+    Deal,
+    DealRevision,
+    LedgerEntry,
+    Document,
+)
 
 
 def api_patterns() -> Iterator[tuple[str, frozenset[str]]]:
@@ -63,6 +75,7 @@ def night(
     stake = services.set_pair_stake(group, players["Ann"], players["Bob"], 2, by=alice)
     services.set_rules(group, "classic-2-4", by=alice)
     recorded = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
+    sheet, _ = documents.request_document(session, Document.Kind.SHEET, alice)
     return {
         "group": group,
         "session": session,
@@ -71,6 +84,7 @@ def night(
         "stake": stake,
         "rules": RuleSet.objects.filter(group=group).order_by("version").first(),
         "deal": recorded,
+        "document": sheet,
     }
 
 
@@ -83,7 +97,8 @@ def ids_for(name: str, keywords: frozenset[str], night: dict[str, Any]) -> dict[
     ids["number"] = night["deal"].number
     ids["version"] = night["rules"].version
     if "pk" in keywords:
-        objects = {k: night[k] for k in ("group", "session", "member", "player", "stake")}
+        kinds = ("group", "session", "member", "player", "stake", "document")
+        objects = {k: night[k] for k in kinds}
         assert kind in objects, f"{name}: which object does its pk name? add it to ids_for()"
         ids["pk"] = objects[kind].pk
     unknown = keywords - set(ids)
