@@ -18,6 +18,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
+from kombu import pools as kombu_pools
 
 from games import documents, reports
 from games.models import Document, Session
@@ -59,6 +60,9 @@ def drop_connections() -> None:
         pool.force_close_all()
     app.__dict__["_pool"] = None
     vars(app.amqp)["_producer_pool"] = None
+    # kombu's process-wide registries hand out pools by connection: without a reset, the
+    # eager tasks of later tests get a producer pool whose connections were closed here.
+    kombu_pools.reset()
 
 
 @pytest.fixture
