@@ -44,6 +44,10 @@ def test_compose_runs_web_worker_postgres_redis_after_migrating() -> None:
         assert depends["migrate"] == {"condition": "service_completed_successfully"}
         assert depends["postgres"] == {"condition": "service_healthy"}
         assert services[name]["env_file"] == ".env"
+        # The worker writes the PDFs the web serves: both see one volume at MEDIA_ROOT.
+        assert "media:/app/media" in services[name]["volumes"]
+    assert "media" in compose["volumes"]
+    assert "ENV MEDIA_ROOT=/app/media" in (DOCKER / "Dockerfile").read_text()
 
 
 def test_every_example_variable_is_read() -> None:
