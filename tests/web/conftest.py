@@ -5,7 +5,6 @@ Django test client signed in through the pages' own sign-in form where it matter
 """
 
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -13,8 +12,7 @@ from django.contrib.auth.models import User
 from django.db import connections
 from django.test import Client
 
-from games import services
-from games.models import Group, Player, Session
+from tests.api import conftest as api_fixtures
 from tests.conftest import skip_or_fail
 from tests.web.browser import CHROMIUM, CHROMIUM_ARGS
 
@@ -57,27 +55,11 @@ def as_mallory(mallory: User) -> Client:
     return signed_in(mallory)
 
 
-@pytest.fixture
-def group(alice: User, bob: User) -> Group:
-    group = services.create_group(alice, "Friday club", "EUR", Decimal("0.5"), "classic-1-6")
-    services.add_member(group, bob, "member", by=alice)
-    return group
-
-
-@pytest.fixture
-def players(group: Group, alice: User, bob: User) -> dict[str, Player]:
-    return {
-        "Ann": services.add_player(group, "Ann", by=alice, user=alice),
-        "Bob": services.add_player(group, "Bob", by=alice, user=bob),
-        "Cy": services.add_player(group, "Cy", by=bob),
-        "Di": services.add_player(group, "Di", by=bob),
-    }
-
-
-@pytest.fixture
-def session(group: Group, players: dict[str, Player], alice: User) -> Session:
-    seats = [players[name] for name in ("Ann", "Bob", "Cy", "Di")]
-    return services.start_session(group, seats, alice, place="Ann's kitchen")
+# The Friday club, its four players and a night at Ann's, as the API tests set them up (on
+# the users above, who can also sign in with a password).
+group = api_fixtures.group
+players = api_fixtures.players
+session = api_fixtures.session
 
 
 @pytest.fixture
