@@ -200,17 +200,23 @@ def test_a_night_at_the_table(
     page.close()
 
 
+def alice_at(chromium: Any, live_server: Any, path: str, *, timeout_ms: int) -> Any:
+    """A phone-sized page where Alice has signed in and landed on ``path``."""
+    page = chromium.new_page(viewport=PHONE)
+    page.set_default_timeout(timeout_ms)
+    page.goto(f"{live_server.url}/accounts/login/?next={path}")
+    page.get_by_label("User name").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    return page
+
+
 def test_arrange_fills_the_rows_in_the_browser(
     chromium: Any, live_server: Any, night_owner: User
 ) -> None:
     group = night_owner.card_groups.get()
     session = services.start_session(group, list(group.players.all()), night_owner)
-    page = chromium.new_page(viewport=PHONE)
-    page.set_default_timeout(15_000)
-    page.goto(f"{live_server.url}/accounts/login/?next=/sessions/{session.pk}/deal/")
-    page.get_by_label("User name").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    page = alice_at(chromium, live_server, f"/sessions/{session.pk}/deal/", timeout_ms=15_000)
     page.get_by_text("Lay out all 13 cards").first.click()
     page.fill("#p0-cards13", " ".join(HANDS["C"].values()))
     page.get_by_role("button", name="Arrange (strongest legal split)").first.click()
@@ -228,12 +234,7 @@ def test_the_sheet_button_gives_a_link_to_the_rendered_pdf(
     """The real documents API: without a broker the sheet renders as it is asked for."""
     group = night_owner.card_groups.get()
     session = services.start_session(group, list(group.players.all()), night_owner)
-    page = chromium.new_page(viewport=PHONE)
-    page.set_default_timeout(30_000)
-    page.goto(f"{live_server.url}/accounts/login/?next=/sessions/{session.pk}/summary/")
-    page.get_by_label("User name").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    page = alice_at(chromium, live_server, f"/sessions/{session.pk}/summary/", timeout_ms=30_000)
     sheet = page.locator("#pdfs li").first
     sheet.get_by_role("button", name="Score sheet (PDF)").click()
     link = sheet.get_by_role("link", name="Download")
