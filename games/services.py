@@ -16,11 +16,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Max, QuerySet, Sum
 from django.utils import timezone
 
+from games.after_response import after_response
 from games.engine import Rules, ScoreError, score_request
 from games.engine.arrange import review_request
 from games.engine.bigtwo import target_reached as engine_target_reached
@@ -599,8 +601,24 @@ class _Table(NamedTuple):
 
 
 def _table(session: Session) -> _Table:
-    stakes = session.group.pair_stakes.values_list("player_a_id", "player_b_id", "multiplier")
-    return _Table(_seated(session), sorted(stakes))
+    """The session's seats and its group's pair stakes, in one round trip: this runs for
+    every deal recorded, so it is one plain query rather than two of the ORM's. Multipliers
+    come as text, which both databases give exactly (SQLite keeps a decimal as a number)."""
+    seats = connection.ops.quote_name(SessionSeat._meta.db_table)
+    stakes = connection.ops.quote_name(PairStake._meta.db_table)
+    query = (
+        f"SELECT seat, name, player_id, NULL, NULL FROM {seats} WHERE session_id = %s"
+        " UNION ALL SELECT NULL, NULL, player_a_id, player_b_id, CAST(multiplier AS TEXT)"
+        f" FROM {stakes} WHERE group_id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, [session.pk, session.group_id])
+        rows = cursor.fetchall()
+    seated = {
+        name: player for seat, name, player, _, _ in sorted(r for r in rows if r[0] is not None)
+    }
+    pair_stakes = sorted((a, b, Decimal(m)) for seat, _, a, b, m in rows if seat is None)
+    return _Table(seated, pair_stakes)
 
 
 class _Replayed(Exception):
@@ -776,12 +794,21 @@ def _write_ledger(deal: Deal, result: Mapping[str, Any], seated: Mapping[str, in
 
 
 def _review_after_commit(deal: Deal) -> None:
-    """Queue the deal's review for when its transaction commits (inline when tasks run
-    eagerly). A broker that cannot be reached is logged, not raised: the deal is stored."""
+    """Queue the deal's review for when its transaction commits. With a broker it is sent
+    once the response has gone out (``games.after_response``); run eagerly (no broker) it
+    runs at the commit, so the next page already shows it. A broker that cannot be reached
+    is logged, not raised: the deal is stored, and ``manage.py review_deals`` catches up."""
     from games.tasks import review_deal  # the tasks module imports this one
 
     deal_pk = deal.pk
-    transaction.on_commit(lambda: review_deal.delay(deal_pk), robust=True)
+
+    def queue() -> None:
+        review_deal.delay(deal_pk)
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        transaction.on_commit(queue, robust=True)
+    else:
+        transaction.on_commit(lambda: after_response(queue), robust=True)
 
 
 def store_review(deal_pk: int) -> dict[str, Any] | None:

@@ -6,6 +6,7 @@ PostgreSQL only (the SQLite run skips it); Redis is needed for the broker and th
 """
 
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from django.conf import settings
 
 from scripts import fuzz_api, prodkit, prove_concurrency
 from tests.conftest import skip_or_fail
+from tests.services.hands import deal
 
 pytestmark = pytest.mark.skipif(
     "postgresql" not in settings.DATABASES["default"]["ENGINE"],
@@ -73,6 +75,37 @@ def test_whitenoise_serves_hashed_compressed_static_files(
     with urllib.request.urlopen(request, timeout=30) as answer:
         assert answer.headers["Content-Encoding"] == "gzip"
         assert "immutable" in answer.headers["Cache-Control"]
+
+
+def test_a_recorded_deal_is_reviewed_by_the_worker(
+    served: tuple[prodkit.Server, str, str],
+) -> None:
+    # The review is sent to the broker only once the answer has gone out (after_response):
+    # it must still reach the Celery worker.
+    server, token, _ = served
+    client = prodkit.Client(server.base, token)
+    status, group = client.call("POST", "/groups/", {"name": "Review club", "rules": "classic-1-6"})
+    assert status == 201, group
+    for name in ("Ann", "Bob"):
+        assert client.call("POST", f"/groups/{group['id']}/players/", {"name": name})[0] == 201
+    status, night = client.call(
+        "POST", "/sessions/", {"group": group["id"], "players": ["Ann", "Bob"]}
+    )
+    assert status == 201, night
+    deals = f"/sessions/{night['id']}/deals/"
+    status, recorded = client.call("POST", deals, {"players": deal(Ann="A", Bob="B")})
+    assert status == 201, recorded
+    assert recorded["review"] is None
+
+    review = None
+    for _ in range(240):
+        status, stored = client.call("GET", f"{deals}{recorded['number']}/")
+        review = stored["review"]
+        if review is not None:
+            break
+        time.sleep(0.25)
+    assert review is not None, "the worker never stored the review"
+    assert [p["name"] for p in review["players"]] == ["Ann", "Bob"]
 
 
 def test_concurrent_clients_lose_nothing(served: tuple[prodkit.Server, str, str]) -> None:

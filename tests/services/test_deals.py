@@ -186,6 +186,28 @@ def test_a_pair_stake_changes_only_that_pairs_money(
     assert matrix["Cy"]["Di"] == (D(1), D("0.5"))
 
 
+@pytest.mark.parametrize(
+    ("multiplier", "text"),
+    [("0.025", "0.025"), ("1234567890.1234", "1234567890.1234"), ("7.5000", "7.5"), ("0", "0")],
+)
+def test_a_pair_stake_reaches_the_engine_exactly(
+    session: Session,
+    group: Group,
+    players: dict[str, Player],
+    ann_user: User,
+    multiplier: str,
+    text: str,
+) -> None:
+    # SQLite keeps a decimal as a number: the multiplier must still arrive digit for digit.
+    services.set_pair_stake(group, players["Di"], players["Bob"], D(multiplier), ann_user)
+    recorded = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
+
+    assert recorded.request["stakes"]["pairs"] == [{"players": ["Bob", "Di"], "multiplier": text}]
+    # Bob -1 unit against Di, at 0.5 a unit times the pair's multiplier.
+    row = recorded.ledger.get(player_a=players["Bob"], player_b=players["Di"])
+    assert row.money == D(-1) * D("0.5") * D(multiplier)
+
+
 def test_pair_stakes_are_stored_once_per_pair(
     group: Group, players: dict[str, Player], ann_user: User, bob_user: User
 ) -> None:
