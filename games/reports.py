@@ -43,7 +43,7 @@ from games.models import (
     SessionSeat,
 )
 from games.permissions import require_owner
-from games.services import ServiceError
+from games.services import ServiceError, ledger_entries
 
 __all__ = [
     "EXPORT_FORMAT",
@@ -789,6 +789,7 @@ def _import_session(
         SessionSeat(session=session, player=player, seat=k, name=name)
         for k, (name, player) in enumerate(seated.items(), start=1)
     )
+    seat_ids = {name: player.pk for name, player in seated.items()}
     deals = []
     for d in entry["deals"]:
         if d["status"] == Deal.Status.ACTIVE:
@@ -824,16 +825,7 @@ def _import_session(
     for d in entry["deals"]:
         deal = created[d["number"]]
         if deal.status == Deal.Status.ACTIVE:
-            ledger.extend(
-                LedgerEntry(
-                    deal=deal,
-                    player_a=seated[pair["players"][0]],
-                    player_b=seated[pair["players"][1]],
-                    units=Decimal(pair["units"]),
-                    money=Decimal(pair.get("money", "0")),
-                )
-                for pair in deal.result["pairs"]
-            )
+            ledger.extend(ledger_entries(deal, deal.result, seat_ids))
         revisions.extend(
             DealRevision(
                 deal=deal,

@@ -781,15 +781,44 @@ def _restrict_stakes(stakes: Any, players: Sequence[Mapping[str, Any]]) -> dict[
 
 
 def _write_ledger(deal: Deal, result: Mapping[str, Any], seated: Mapping[str, int]) -> None:
-    LedgerEntry.objects.bulk_create(
+    LedgerEntry.objects.bulk_create(ledger_entries(deal, result, seated))
+
+
+def ledger_entries(
+    deal: Deal, result: Mapping[str, Any], seated: Mapping[str, int]
+) -> list[LedgerEntry]:
+    """The deal's ledger rows (unsaved), one per pair of the engine's ``result``;
+    ``seated`` gives the player ids by seat name."""
+    return [
         LedgerEntry(
             deal=deal,
             player_a_id=seated[pair["players"][0]],
             player_b_id=seated[pair["players"][1]],
-            units=Decimal(pair["units"]),
-            money=Decimal(pair.get("money", "0")),
+            units=_ledger_amount(pair, "units"),
+            money=_ledger_amount(pair, "money"),
         )
         for pair in result["pairs"]
+    ]
+
+
+_LEDGER_FIELD = LedgerEntry._meta.get_field("money")
+_LEDGER_STEP = Decimal(1).scaleb(-_LEDGER_FIELD.decimal_places)
+_LEDGER_LIMIT = Decimal(10) ** (_LEDGER_FIELD.max_digits - _LEDGER_FIELD.decimal_places)
+
+
+def _ledger_amount(pair: Mapping[str, Any], key: str) -> Decimal:
+    """A pair's units or money as the ledger keeps it; ScoreError when the ledger could not
+    keep it exactly, so that balances (sums of ledger rows) always equal the engine's
+    results. Only odd stakes get here, such as 0.0125 a unit on a 0.5-unit deal."""
+    amount = Decimal(pair.get(key, "0"))
+    if amount == amount.quantize(_LEDGER_STEP) and abs(amount) < _LEDGER_LIMIT:
+        return amount
+    a, b = pair["players"]
+    raise ScoreError(
+        f"{a} and {b}: {key} {pair[key]} cannot be kept exactly (the ledger keeps"
+        f" {_LEDGER_STEP} steps below {_LEDGER_LIMIT:,}); choose a unit value or pair stake"
+        " with fewer decimal places",
+        "stakes",
     )
 
 

@@ -208,6 +208,23 @@ def test_a_pair_stake_reaches_the_engine_exactly(
     assert row.money == D(-1) * D("0.5") * D(multiplier)
 
 
+def test_money_the_ledger_cannot_keep_exactly_is_refused_and_nothing_is_stored(
+    session: Session, group: Group, players: dict[str, Player], ann_user: User
+) -> None:
+    # Bob -1 unit against Di at 0.5 a unit x 0.0125 is -0.00625: finer than 0.0001.
+    services.set_pair_stake(group, players["Di"], players["Bob"], D("0.0125"), ann_user)
+    before = row_counts()
+
+    with pytest.raises(ScoreError) as refused:
+        services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
+
+    assert refused.value.field == "stakes"
+    assert "Bob and Di: money -0.00625 cannot be kept exactly" in refused.value.message
+    assert row_counts() == before
+    session.refresh_from_db()
+    assert session.last_deal_number == 0
+
+
 def test_pair_stakes_are_stored_once_per_pair(
     group: Group, players: dict[str, Player], ann_user: User, bob_user: User
 ) -> None:
