@@ -32,6 +32,7 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
 from engine import random_request  # noqa: E402
+from rest_framework.test import APIClient  # noqa: E402
 
 from games import reports, services  # noqa: E402
 from games.engine import score_request  # noqa: E402
@@ -120,10 +121,26 @@ def timed(label: str, run: Callable[[], Any]) -> None:
         start = time.perf_counter()
         run()
         best = min(best, time.perf_counter() - start)
+    # A request through the test client starts by clearing the connection's query log.
+    counted = f"   {len(queries.captured_queries)} queries" if queries.captured_queries else ""
     print(
         f"  {label:<34} first {first * 1000:7.0f} ms   best of {ROUNDS} {best * 1000:7.0f} ms"
-        f"   {len(queries.captured_queries)} queries"
+        + counted
     )
+
+
+def api_get(session: Session, report: str) -> Callable[[], Any]:
+    """A GET of the session's report through the whole API (authentication, JSON
+    rendering), in this process: what a client waits for, less the network."""
+    client = APIClient(SERVER_NAME="127.0.0.1")
+    client.force_authenticate(user=session.created_by)
+    url = f"/api/v1/sessions/{session.pk}/{report}/"
+
+    def get() -> None:
+        answer = client.get(url)
+        assert answer.status_code == 200, answer.content[:200]
+
+    return get
 
 
 def main() -> None:
@@ -147,6 +164,7 @@ def main() -> None:
         )
         print("reports over the session:")
         timed("session_summary", lambda: reports.session_summary(session))
+        timed("GET .../summary/ (in-process API)", api_get(session, "summary"))
         timed("settlement", lambda: reports.settlement(session))
         timed("opponent_ledger (Ann, 3 opponents)", lambda: reports.opponent_ledger(group, ann))
         timed("opponent_ledger_csv (Ann)", lambda: reports.opponent_ledger_csv(group, ann))
