@@ -37,6 +37,7 @@ from rest_framework.test import APIClient  # noqa: E402
 from games import reports, services  # noqa: E402
 from games.engine import score_request  # noqa: E402
 from games.engine.rules import decimal_text  # noqa: E402
+from games.engine.tally import tally  # noqa: E402
 from games.models import Deal, LedgerEntry, ReviewLine, Session  # noqa: E402
 
 DEALS = 10_000
@@ -71,6 +72,7 @@ def build_session(rng: random.Random) -> Session:
                 request=request,
                 rules=session.rules,
                 result=result,
+                tally=tally(result),
                 status=status,
                 created_by=owner,
                 # A stand-in review: the summary only counts reviewed deals and adds up

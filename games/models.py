@@ -234,6 +234,13 @@ class Deal(models.Model):
         help_text="how each player could have set their cards (the engine's review of this"
         " version), filled in by a background task; null until then",
     )
+    tally = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="what the summary counts of the result per player (games.engine.tally),"
+        " written with it; null on a deal stored before tallies, counted from its result",
+    )
 
     class Meta:
         ordering = ("session", "number")

@@ -17,18 +17,19 @@ import datetime
 import functools
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Case, Count, DecimalField, F, Q, QuerySet, Sum, Value, When
 from django.db.models.fields.json import KeyTextTransform
 
 from games.engine import ScoreError, score_request
 from games.engine.rules import decimal_text
 from games.engine.settlement import fewest_transfers, pair_settlement
+from games.engine.tally import tally
 from games.models import (
     Deal,
     DealRevision,
@@ -131,101 +132,23 @@ def _no_counts(names: Iterable[str]) -> dict[str, dict[str, Any]]:
 
 
 def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """Deals, fouls, surrenders, scoops, naturals and royalties per player (active deals).
-
-    On SQLite and PostgreSQL the database picks the few values counted out of each stored
-    result (one small array per deal), so that 10,000 results are never decoded whole in
-    Python. Criss Cross results, which nest each hand, and other databases are read whole.
-    """
-    if connection.vendor not in _SLIM_SQL or session.rules.get("criss_cross"):
-        active = session.deals.filter(status=Deal.Status.ACTIVE).order_by()
-        return _counts_in_python(active.values_list("result__players", "result__pairs"), names)
-    sql = _SLIM_SQL[connection.vendor].format(deal=Deal._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, (session.pk, Deal.Status.ACTIVE))
-        counts = _no_counts(names)
-        _count_slim((json.loads(v) if isinstance(v, str) else v for (v,) in cursor), counts)
-    return counts
-
-
-# The values of a result that the counts read: per player (at most four) its name, the
-# three flags and each row's royalty; per pair (at most six) who scooped.
-_PLAYER_PATHS = (
-    "name",
-    "fouled",
-    "surrendered",
-    "natural",
-    *(f"rows.{row}.royalty" for row in ROWS),
-)
-_SLIM_PATHS = tuple(f"players.{k}.{path}" for k in range(4) for path in _PLAYER_PATHS) + tuple(
-    f"pairs.{k}.scoop" for k in range(6)
-)
-_WHERE = " FROM {deal} WHERE session_id = %s AND status = %s"
-_SLIM_SQL = {
-    "sqlite": "SELECT json_extract(result, "
-    + ", ".join(
-        "'$" + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in path.split(".")) + "'"
-        for path in _SLIM_PATHS
-    )
-    + ")"
-    + _WHERE,
-    # Each #> would fetch and decompress the stored (TOASTed) result again: copy it once.
-    "postgresql": "SELECT jsonb_build_array("
-    + ", ".join("result #> '{{" + path.replace(".", ",") + "}}'" for path in _SLIM_PATHS)
-    + ") FROM (SELECT result || '{{}}'::jsonb AS result"
-    + _WHERE
-    + " OFFSET 0) AS deal",
-}
-
-
-def _count_slim(rows: Iterable[Sequence[Any]], counts: dict[str, dict[str, Any]]) -> None:
-    """Add the values ``_SLIM_PATHS`` picked from each result to ``counts``."""
-    size = len(_PLAYER_PATHS)
-    for values in rows:
-        for k in range(0, 4 * size, size):
-            mine = counts.get(values[k])
-            if mine is None:  # no player k at this deal
-                continue
-            _, fouled, surrendered, natural, *royalties = values[k : k + size]
-            mine["deals"] += 1
-            mine["fouls"] += fouled is True
-            mine["surrenders"] += surrendered is True
-            mine["naturals"] += natural is not None
-            for royalty in royalties:
-                if royalty is not None and royalty != "0":
-                    mine["royalties"] += Decimal(royalty)
-                    mine["royalty_rows"] += 1
-        for scoop in values[4 * size :]:
-            if scoop in counts:
-                counts[scoop]["scoops"] += 1
-
-
-def _counts_in_python(
-    results: Iterable[tuple[Any, Any]], names: Iterable[str]
-) -> dict[str, dict[str, Any]]:
-    """``_counts`` from decoded (players, pairs) of each active deal's result."""
+    """Deals, fouls, surrenders, scoops, naturals and royalties per player (active deals),
+    added up from each deal's stored tally; a deal stored before tallies existed is
+    tallied from its result."""
     counts = _no_counts(names)
-    for players, pairs in results:
-        for player in players:
-            mine = counts.get(player["name"])
-            if mine is None:  # a player no longer seated: cannot happen through the services
+    active = session.deals.filter(status=Deal.Status.ACTIVE).order_by()
+    tallies: list[Any] = list(active.filter(tally__isnull=False).values_list("tally", flat=True))
+    older = active.filter(tally__isnull=True).values_list("result", flat=True)
+    tallies.extend(tally(result) for result in older)
+    for deal in tallies:
+        for name, mine in deal.items():
+            total = counts.get(name)
+            if total is None:  # a player no longer seated: cannot happen through the services
                 continue
-            mine["deals"] += 1
-            mine["fouls"] += bool(player.get("fouled"))
-            mine["surrenders"] += bool(player.get("surrendered"))
-            # Criss Cross keeps each hand's rows (and any natural) under "hands".
-            for hand in player.get("hands") or (player,):
-                mine["naturals"] += hand.get("natural") is not None
-                for row in (hand.get("rows") or {}).values():
-                    royalty = row["royalty"]
-                    if royalty != "0":
-                        mine["royalties"] += Decimal(royalty)
-                        mine["royalty_rows"] += 1
-        for pair in pairs:
-            for hand in pair.get("hands") or (pair,):
-                scoop = hand.get("scoop")
-                if scoop is not None and scoop in counts:
-                    counts[scoop]["scoops"] += 1
+            total["deals"] += 1
+            for key in ("fouls", "surrenders", "scoops", "naturals", "royalty_rows"):
+                total[key] += mine[key]
+            total["royalties"] += Decimal(mine["royalties"])
     return counts
 
 
@@ -811,6 +734,7 @@ def _import_session(
                 request=d["request"],
                 rules=d["rules"],
                 result=d["result"],
+                tally=tally(d["result"]),
                 status=d["status"],
                 version=d["version"],
                 idempotency_key=d.get("idempotency_key"),

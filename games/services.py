@@ -28,6 +28,7 @@ from games.engine.arrange import review_request
 from games.engine.bigtwo import target_reached as engine_target_reached
 from games.engine.rules import decimal_text
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
+from games.engine.tally import tally
 from games.models import (
     Deal,
     DealRevision,
@@ -583,6 +584,7 @@ def record_or_replay(
                 request=request,
                 rules=session.rules,
                 result=result,
+                tally=tally(result),
                 idempotency_key=idempotency_key,
                 created_by=by,
             )
@@ -670,9 +672,10 @@ def edit_deal(
         _keep_revision(locked, DealRevision.Action.EDIT, reason, by)
         locked.request = request
         locked.result = result
+        locked.tally = tally(result)
         locked.version += 1
         locked.review = None
-        locked.save(update_fields=["request", "result", "version", "review", "updated_at"])
+        locked.save(update_fields=["request", "result", "tally", "version", "review", "updated_at"])
         locked.ledger.all().delete()
         locked.review_lines.all().delete()
         _write_ledger(locked, result, seated)

@@ -13,8 +13,8 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from games import reports, services
-from games.models import Group, Player, Session
-from tests.services.hands import HANDS, deal
+from games.models import Deal, Group, Player, Session
+from tests.services.hands import HANDS, deal, fouled
 from tests.services.test_night import PAIRS, RUNNING
 
 D = Decimal
@@ -269,7 +269,7 @@ def test_summary_queries_do_not_grow_with_deals(
     assert summary["players"][0]["units"] == D(-8 * 32)
 
 
-def test_counts_in_the_database_match_counts_over_whole_results(
+def test_deals_stored_before_tallies_count_the_same(
     night: Session, group: Group, players: dict[str, Player], ann_user: User, bob_user: User
 ) -> None:
     # A royalty deal and a Big Two night as well: results without rows or scoops.
@@ -285,12 +285,14 @@ def test_counts_in_the_database_match_counts_over_whole_results(
         ],
         bob_user,
     )
-    for session in group.sessions.all():
-        names = [seat.player.name for seat in session.seats.all()]
-        active = session.deals.filter(status="active")
-        whole = active.values_list("result__players", "result__pairs")
+    sessions = list(group.sessions.all())
+    tallied = [reports.session_summary(session)["players"] for session in sessions]
+    assert not Deal.objects.filter(tally__isnull=True).exists()
 
-        assert reports._counts(session, names) == reports._counts_in_python(whole, names)
+    # As after the migration that added tallies, had it not filled them in.
+    Deal.objects.update(tally=None)
+
+    assert [reports.session_summary(session)["players"] for session in sessions] == tallied
     assert [p["deals"] for p in reports.session_summary(big_two)["players"]] == [1, 1, 1]
 
 
@@ -315,3 +317,24 @@ def test_criss_cross_counts_each_hand(
         ("Ann", D(-5), 1, 0),
         ("Bob", D(5), 1, 1),
     ]
+
+
+def test_counts_hold_for_names_that_are_awkward_json_keys(group: Group, ann_user: User) -> None:
+    # Tallies are keyed by name: quotes, dots, dollars, brackets, backslashes, accents.
+    names = ['Zoë "Z" O\'Neil', "a.b[0]", "$.x", "\\ back"]
+    seats = [services.add_player(group, name, by=ann_user) for name in names]
+    session = services.start_session(group, seats, ann_user)
+    holding = dict(zip(names, "ABCD", strict=True))
+
+    def counted(key: str) -> list[Any]:
+        players = {p["name"]: p for p in reports.session_summary(session)["players"]}
+        return [players[name][key] for name in names]
+
+    services.record_deal(session, deal(**holding), ann_user)
+    # hands.py: B scoops A, and no other pair is a scoop.
+    assert (counted("deals"), counted("scoops")) == ([1, 1, 1, 1], [0, 1, 0, 0])
+
+    players = deal(**holding)
+    players[0] |= fouled("A")
+    services.record_deal(session, players, ann_user)
+    assert (counted("deals"), counted("fouls")) == ([2, 2, 2, 2], [1, 0, 0, 0])

@@ -1,0 +1,30 @@
+"""Migration 0005 tallies the deals stored before it, as recording does now."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games.engine.tally import tally
+from games.models import Deal, Session
+
+
+def migrate(targets: list[tuple[str, str]]) -> None:
+    MigrationExecutor(connection).migrate(targets)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_tallies_stored_deals(night: Session) -> None:
+    results = dict(night.deals.values_list("pk", "result"))
+    assert len(results) >= 10
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    # Back to before tallies (the column goes), then forward: the migration fills it in.
+    migrate([("games", "0004_document")])
+    try:
+        migrate([("games", "0005_deal_tally")])
+    finally:
+        migrate(latest)
+
+    stored = dict(Deal.objects.values_list("pk", "tally"))
+    assert stored == {pk: tally(result) for pk, result in results.items()}
