@@ -1,10 +1,12 @@
 """The owner's view of the stored data: read and tidy, but scores change only via services."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games.models import (
     Deal,
     DealRevision,
+    Document,
     Group,
     LedgerEntry,
     Membership,
@@ -116,3 +118,29 @@ class DealRevisionAdmin(admin.ModelAdmin):
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(admin.ModelAdmin):
     list_display = ("deal", "player_a", "player_b", "units", "money")
+
+
+@admin.register(Document)
+class DocumentAdmin(admin.ModelAdmin):
+    """Rendered PDFs: to look at and to delete (their files go with them); they are asked
+    for through the API or the pages, never added here."""
+
+    list_display = ("session", "kind", "player", "paper", "status", "requested_at", "finished_at")
+    list_filter = ("status", "kind")
+    readonly_fields = (
+        "session",
+        "kind",
+        "player",
+        "paper",
+        "status",
+        "error",
+        "file",
+        "fingerprint",
+        "attempts",
+        "requested_by",
+        "requested_at",
+        "finished_at",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
