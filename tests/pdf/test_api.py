@@ -7,6 +7,7 @@ import datetime
 import io
 from collections.abc import Callable
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -391,6 +392,25 @@ def test_a_render_lost_with_its_worker_is_done_again(night: Session, bob_user: U
     document.refresh_from_db()
     assert document.status == Document.Status.READY
     assert document.attempts == 2
+
+
+def test_a_file_left_by_a_lost_render_is_not_overwritten_nor_served(
+    night: Session, bob_user: User
+) -> None:
+    document = Document.objects.create(session=night, kind="sheet", requested_by=bob_user)
+    assert tasks.render_document.apply(args=(document.pk,)).get() == "ready"
+    document.refresh_from_db()
+    left = Path(document.file.path)
+    left.write_bytes(b"%PDF-1.7 cut short")
+    # As if the worker had written the file and been killed before recording it.
+    Document.objects.filter(pk=document.pk).update(status=Document.Status.PENDING, file="")
+
+    assert tasks.render_document.apply(args=(document.pk,)).get() == "ready"
+    document.refresh_from_db()
+    assert Path(document.file.path) != left
+    assert left.read_bytes() == b"%PDF-1.7 cut short"
+    with document.file.open("rb") as stored:
+        assert "Friday club: settlement sheet" in pdf_text(stored.read())
 
 
 def test_a_document_that_keeps_killing_its_worker_ends_failed(
