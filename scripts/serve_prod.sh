@@ -31,7 +31,7 @@ BIND="${BIND:-127.0.0.1:$PORT}"
 WEB_CONCURRENCY="${WEB_CONCURRENCY:-3}"
 CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
 RUN_WORKER="${RUN_WORKER:-true}"
-case "${RUN_WORKER,,}" in
+case "${RUN_WORKER,,}" in  # any case, as the settings read booleans
   1 | true | yes | on) RUN_WORKER=true ;;
   0 | false | no | off) RUN_WORKER=false ;;
   *)

@@ -92,11 +92,12 @@ def start_worker(
     worker_broker: tuple[str, str], media_root: Path
 ) -> Iterator[Callable[..., Worker]]:
     """Starts ``celery worker`` on the test's queue, database and media folder, in a process
-    group of its own, with any more environment given; every one is stopped afterwards."""
+    group of its own, with the ``pool`` options (one process, no pool, by default) and any
+    more environment given; every one is stopped afterwards."""
     url, queue = worker_broker
     started: list[Worker] = []
 
-    def start(**extra: str) -> Worker:
+    def start(pool: str = "--pool=solo", **extra: str) -> Worker:
         env = {
             **os.environ,
             "CELERY_BROKER_URL": url,
@@ -112,7 +113,7 @@ def start_worker(
             "-A",
             "scorekeeper",
             "worker",
-            "--pool=solo",
+            *pool.split(),
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
@@ -184,19 +185,18 @@ def until(condition: Callable[[], bool], what: str, seconds: float = WAIT_SECOND
         time.sleep(0.05)
 
 
-def test_a_worker_killed_mid_render_is_replaced_and_the_sheet_still_made(
-    night: Session, bob_user: User, start_worker: Callable[..., Worker], media_root: Path
-) -> None:
-    first = start_worker(DOCUMENT_PENDING_TIMEOUT=SHORT_PENDING_TIMEOUT)
+def kill_mid_render(night: Session, user: User, log: Path, kill: Callable[[], None]) -> Document:
+    """Ask for the night's sheet and ``kill`` whoever renders it while it is mid-render.
+
+    The render reads the ledger only once it has begun (attempts counted, fingerprint
+    taken): a lock held on that table makes it wait there for as long as needed.
+    """
     with psycopg.connect(database_url()) as blocker:
-        # The render reads the ledger only once it has begun (attempts counted, fingerprint
-        # taken): holding the table makes it wait there, mid-render, for as long as needed.
         blocker.execute("LOCK TABLE games_ledgerentry IN ACCESS EXCLUSIVE MODE")
-        document, created = documents.request_document(night, Document.Kind.SHEET, bob_user)
+        document, created = documents.request_document(night, Document.Kind.SHEET, user)
         assert created
 
         def waiting_mid_render() -> bool:
-            assert first.poll() is None, worker_log(media_root).read_text(errors="replace")
             row = blocker.execute(
                 "SELECT attempts, status FROM games_document WHERE id = %s", (document.pk,)
             ).fetchone()
@@ -209,10 +209,36 @@ def test_a_worker_killed_mid_render_is_replaced_and_the_sheet_still_made(
             ).fetchone()
             return row == (1, "pending") and waiting == (1,)
 
-        until(waiting_mid_render, "rendering")
+        until(waiting_mid_render, f"rendering:\n{log.read_text(errors='replace')}")
+        kill()
+        blocker.rollback()
+    return document
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # "pid (name) state ppid ...": the name may hold spaces, never ") ".
+            fields = stat.read_text().rsplit(") ", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_a_worker_killed_mid_render_is_replaced_and_the_sheet_still_made(
+    night: Session, bob_user: User, start_worker: Callable[..., Worker], media_root: Path
+) -> None:
+    first = start_worker(DOCUMENT_PENDING_TIMEOUT=SHORT_PENDING_TIMEOUT)
+
+    def kill_the_worker() -> None:
         os.killpg(first.pid, signal.SIGKILL)
         assert first.wait(timeout=10) == -signal.SIGKILL
-        blocker.rollback()
+
+    document = kill_mid_render(night, bob_user, worker_log(media_root), kill_the_worker)
 
     document.refresh_from_db()
     assert document.status == Document.Status.PENDING  # nobody will finish the first render
@@ -230,3 +256,28 @@ def test_a_worker_killed_mid_render_is_replaced_and_the_sheet_still_made(
     assert "render_document" in log and "succeeded" in log
     with document.file.open("rb") as stored:
         assert "Friday club: settlement sheet" in pdf_text(stored.read())
+
+
+def test_a_pool_process_killed_mid_render_hands_the_task_back_at_once(
+    night: Session, bob_user: User, start_worker: Callable[..., Worker], media_root: Path
+) -> None:
+    # The default pending timeout: the broker would hand the task out again only after
+    # five minutes, so a sheet made in time was handed back by the worker itself.
+    worker = start_worker("--pool=prefork --concurrency=1")
+
+    def kill_the_pool_process() -> None:
+        [process] = children(worker.pid)
+        os.kill(process, signal.SIGKILL)
+
+    document = kill_mid_render(night, bob_user, worker_log(media_root), kill_the_pool_process)
+
+    def finished() -> bool:
+        assert worker.poll() is None, worker_log(media_root).read_text(errors="replace")
+        document.refresh_from_db()
+        return document.status != Document.Status.PENDING
+
+    until(finished, "finished")
+    log = worker_log(media_root).read_text(errors="replace")
+    assert document.status == Document.Status.READY, f"{document.error}\n{log}"
+    assert document.attempts == 2
+    assert "WorkerLostError" in log and "succeeded" in log
