@@ -609,7 +609,8 @@ def pending_timeout() -> datetime.timedelta:
 
 
 def duration_text(seconds: int) -> str:
-    """ "10 minutes", "1 minute", "45 seconds": whole minutes as minutes, else seconds."""
+    """A duration in words: whole minutes as minutes ("10 minutes", "1 minute"), anything
+    else in seconds ("45 seconds", "90 seconds")."""
     if seconds >= 60 and not seconds % 60:
         count, unit = seconds // 60, "minute"
     else:
