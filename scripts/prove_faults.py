@@ -76,6 +76,10 @@ class FaultReport:
         ]
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def nothing() -> None:
     pass
 
@@ -254,7 +258,7 @@ class WorkerKilled:
             if body is not None:
                 report.notes.append(
                     f"document {document} (killed mid-render): {body['status']}"
-                    f" after {self.renders(document)} renders begun"
+                    f" after {plural(self.renders(document), 'render')} begun"
                     + (f" ({body['error']})" if body["error"] else "")
                 )
         pending = [d for d in self.documents if d not in outcomes]
