@@ -157,6 +157,7 @@ class WorkerKilled:
         self.documents: list[int] = []
         self.mid_render: list[int] = []
         self.asked_while_down: list[int] = []
+        self.ready_at = 0.0  # when the new worker was
 
     def ask(self, sheets: bool = True, ledgers: slice = slice(0, 2)) -> list[int]:
         """Every session's sheet on both papers and some players' ledgers; their ids."""
@@ -215,6 +216,7 @@ class WorkerKilled:
         self.asked_while_down = self.ask(sheets=False, ledgers=slice(2, 4))
         time.sleep(self.down_seconds / 2)
         self.start_worker().wait_until_ready()
+        self.ready_at = time.monotonic()
 
     def renders(self, document: int) -> int:
         import psycopg
@@ -238,7 +240,7 @@ class WorkerKilled:
             if len(outcomes) == len(self.documents):
                 break
             time.sleep(1)
-        waited = time.monotonic() - began
+        waited = time.monotonic() - self.ready_at
         ends = Counter(str(body["status"]) for body in outcomes.values())
         took = [
             datetime.fromisoformat(str(body["finished_at"]))
@@ -253,11 +255,11 @@ class WorkerKilled:
             f" the longest {longest:.1f} s after it was asked for"
             f" (DOCUMENT_PENDING_TIMEOUT {self.pending_timeout} s)"
         )
-        for document in self.mid_render:
-            body = outcomes.get(document)
-            if body is not None:
+        for document, body in outcomes.items():
+            if document in self.mid_render or body["status"] != "ready":
+                killed = " (killed mid-render)" if document in self.mid_render else ""
                 report.notes.append(
-                    f"document {document} (killed mid-render): {body['status']}"
+                    f"document {document}{killed}: {body['status']}"
                     f" after {plural(self.renders(document), 'render')} begun"
                     + (f" ({body['error']})" if body["error"] else "")
                 )
@@ -349,40 +351,42 @@ def main() -> int:
                 workers.append(prodkit.Worker(env, Path(tmp) / "worker.log"))
                 return workers[-1]
 
-            start_worker().wait_until_ready()
-            killer = WorkerKilled(
-                workers,
-                start_worker,
-                prodkit.Client(server.base, token),
-                database_url,
-                args.worker_down,
-                args.pending_timeout,
-            )
-            faults = {
-                "database-restart": restart_database(args.restart_command),
-                "worker-killed": Fault(killer, killer.check, killer.prepare),
-            }
-            watch = Watch(server.base)
-            stop = threading.Event()
-            prober = threading.Thread(target=watch.probe_health, args=(stop,))
-            prober.start()
-            clients = threading.Thread(
-                target=prove_concurrency.run_against,
-                args=(server, token, database_url, report),
-                kwargs={"resend": 0.05, "client": WatchedClient(server.base, token, watch)},
-            )
-            clients.start()
             try:
-                if not watch.recording.wait(timeout=300):
-                    raise RuntimeError("the clients stored no deal")
-                for name in args.faults:
-                    time.sleep(args.before)
-                    print(f"fault: {name}", flush=True)
-                    results.append(run_fault(watch, name, faults[name], settle=2))
-                clients.join()
+                start_worker().wait_until_ready()
+                killer = WorkerKilled(
+                    workers,
+                    start_worker,
+                    prodkit.Client(server.base, token),
+                    database_url,
+                    args.worker_down,
+                    args.pending_timeout,
+                )
+                faults = {
+                    "database-restart": restart_database(args.restart_command),
+                    "worker-killed": Fault(killer, killer.check, killer.prepare),
+                }
+                watch = Watch(server.base)
+                stop = threading.Event()
+                prober = threading.Thread(target=watch.probe_health, args=(stop,))
+                prober.start()
+                clients = threading.Thread(
+                    target=prove_concurrency.run_against,
+                    args=(server, token, database_url, report),
+                    kwargs={"resend": 0.05, "client": WatchedClient(server.base, token, watch)},
+                )
+                clients.start()
+                try:
+                    if not watch.recording.wait(timeout=300):
+                        raise RuntimeError("the clients stored no deal")
+                    for name in args.faults:
+                        time.sleep(args.before)
+                        print(f"fault: {name}", flush=True)
+                        results.append(run_fault(watch, name, faults[name], settle=2))
+                    clients.join()
+                finally:
+                    stop.set()
+                    prober.join()
             finally:
-                stop.set()
-                prober.join()
                 for worker in workers:
                     worker.stop()
             tracebacks = server.output().count("Traceback")
