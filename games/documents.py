@@ -6,10 +6,14 @@ units and marks); nothing is scored or summed again. ``games.pdf`` turns it into
 
 A document is requested (``request_document``: a ``pending`` row, its task queued after
 the transaction commits), rendered by ``games.tasks.render_document`` (``render``), and then
-``ready`` with its file stored, or ``failed`` with the reason. A row left ``pending`` longer
-than ``PENDING_TIMEOUT`` (its task lost with a killed worker, or no worker running) is
-marked failed when its status is next read, so no row stays pending for ever; asking again
-renders a new one. A ready document whose session has changed since is reported stale.
+``ready`` with its file stored, or ``failed`` with the reason. A worker killed while
+rendering does not lose the task: the broker hands it to a worker again (see
+``games.tasks``), and a document whose rendering has stopped its worker
+``MAX_LOST_RENDERS`` times is failed rather than tried again. A row left ``pending`` longer
+than ``settings.DOCUMENT_PENDING_TIMEOUT`` (no worker running, say) is marked failed when
+its status is next read, or by ``expire_overdue`` (``manage.py expire_documents``), so no
+row stays pending for ever; asking again renders a new one. A ready document whose session
+has changed since is reported stale.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -42,7 +47,8 @@ from games.rules_text import describe_rules, game_name, is_mau_binh, natural_nam
 
 logger = logging.getLogger(__name__)
 
-PENDING_TIMEOUT = datetime.timedelta(minutes=10)
+# Renders begun but never finished (their worker killed) before a document is given up on.
+MAX_LOST_RENDERS = 2
 ZERO = Decimal(0)
 
 RED_SUITS = frozenset("hd")
@@ -539,8 +545,14 @@ def queue(document_id: int) -> None:
         mark_failed(document_id, f"could not queue the rendering: {exc}")
 
 
-def render(document_id: int) -> Document | None:
+def render(document_id: int, tries: int = 0) -> Document | None:
     """Render a pending document and store its file: the task's work. None if not pending.
+
+    ``tries``: the renders of it the task began before and saw fail (retried errors). Any
+    other render begun (``attempts``) was lost with its worker; after ``MAX_LOST_RENDERS``
+    of them, the document is marked failed instead of rendered, so a document that kills
+    its worker every time ends. Rendering again is safe: a file left by a lost render is
+    never referenced by the row, and the new one is saved under a name of its own.
 
     The fingerprint is taken before the data is read, so a change made while rendering
     can only make the document look stale, never hide that it is.
@@ -552,6 +564,16 @@ def render(document_id: int) -> Document | None:
     )
     if document is None or document.status != Document.Status.PENDING:
         return None
+    lost = document.attempts - tries
+    if lost >= MAX_LOST_RENDERS:
+        logger.error("document %s: %s renders lost with their worker; giving up", document_id, lost)
+        mark_failed(
+            document_id,
+            f"the worker rendering it stopped {lost} times (killed, or out of memory); "
+            "ask for the document again",
+        )
+        document.refresh_from_db()
+        return document
     Document.objects.filter(pk=document_id).update(attempts=F("attempts") + 1)
     from games import pdf  # WeasyPrint is imported only where a PDF is made
 
@@ -582,24 +604,47 @@ def mark_failed(document_id: int, reason: str) -> None:
     )
 
 
+def pending_timeout() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.DOCUMENT_PENDING_TIMEOUT)
+
+
+def duration_text(seconds: int) -> str:
+    """A duration in words: whole minutes as minutes ("10 minutes", "1 minute"), anything
+    else in seconds ("45 seconds", "90 seconds")."""
+    if seconds >= 60 and not seconds % 60:
+        count, unit = seconds // 60, "minute"
+    else:
+        count, unit = seconds, "second"
+    return f"{count} {unit}{'' if count == 1 else 's'}"
+
+
+def overdue_reason() -> str:
+    return (
+        f"not rendered within {duration_text(settings.DOCUMENT_PENDING_TIMEOUT)}: no worker "
+        "took the task, or it was lost; ask for the document again"
+    )
+
+
 def _overdue(document: Document) -> bool:
     return (
         document.status == Document.Status.PENDING
-        and timezone.now() - document.requested_at > PENDING_TIMEOUT
+        and timezone.now() - document.requested_at > pending_timeout()
     )
 
 
 def refresh(document: Document) -> Document:
     """The document as it stands, an overdue pending one marked failed first."""
     if _overdue(document):
-        minutes = int(PENDING_TIMEOUT.total_seconds() // 60)
-        mark_failed(
-            document.pk,
-            f"not rendered within {minutes} minutes: no worker took the task, or it was "
-            "lost; ask for the document again",
-        )
+        mark_failed(document.pk, overdue_reason())
         document.refresh_from_db()
     return document
+
+
+def expire_overdue() -> int:
+    """Mark every overdue pending document failed, read or not; how many were."""
+    return Document.objects.filter(
+        status=Document.Status.PENDING, requested_at__lt=timezone.now() - pending_timeout()
+    ).update(status=Document.Status.FAILED, error=overdue_reason(), finished_at=timezone.now())
 
 
 def is_stale(document: Document) -> bool:

@@ -1,11 +1,15 @@
-"""``/healthz``: can this process reach its database and its broker?
+"""``/healthz``: can this process reach its database and its broker, and is a worker up?
 
-Answers ``{"database": "ok", "broker": "ok"}`` with 200 when every check passes, 503 with
-the failing check's error otherwise (``"error: OperationalError"``; the full message goes
-to the log, not to whoever probes). Without a broker, tasks run inline: ``"eager"``
-counts as passing. No login, no host check, no HTTPS redirect: the middleware answers
-before any of them, so a load balancer or Docker can probe by any address. Each check
-gives up after about a second.
+Answers ``{"database": "ok", "broker": "ok", "worker": "ok"}`` with 200 when the database
+and the broker checks pass, 503 with the failing check's error otherwise (``"error:
+OperationalError"``; the full message goes to the log, not to whoever probes). Without a
+broker, tasks run inline: ``"eager"`` counts as passing. No login, no host check, no HTTPS
+redirect: the middleware answers before any of them, so a load balancer or Docker can
+probe by any address. Each check gives up after about a second.
+
+``worker`` (a Celery control ping) is reported but never makes the answer 503: without a
+worker, deals are still recorded and only PDFs wait, and a web container marked unhealthy
+(or restarted) for it would stop the scoring too. Watch that field separately.
 """
 
 from __future__ import annotations
@@ -18,11 +22,17 @@ from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from kombu import Connection
 
+from scorekeeper.celery import app
+
 log = logging.getLogger("scorekeeper.health")
 
 PATHS = frozenset({"/healthz", "/healthz/"})
 OK = "ok"
 TIMEOUT_SECONDS = 1
+# A worker that is up answers a ping in milliseconds; this is how long a probe waits when
+# none is.
+PING_SECONDS = 0.5
+NO_WORKER = "error: no worker answered"
 
 
 def database_status() -> str:
@@ -39,18 +49,42 @@ def database_status() -> str:
     return OK
 
 
+def broker_connection() -> Connection:
+    """A connection to the broker that gives up after about a second."""
+    return Connection(
+        str(settings.CELERY_BROKER_URL),
+        connect_timeout=TIMEOUT_SECONDS,
+        transport_options={"socket_timeout": TIMEOUT_SECONDS},
+    )
+
+
 def broker_status() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
     try:
-        with Connection(
-            str(settings.CELERY_BROKER_URL),
-            connect_timeout=TIMEOUT_SECONDS,
-            transport_options={"socket_timeout": TIMEOUT_SECONDS},
-        ) as broker:
+        with broker_connection() as broker:
             broker.ensure_connection(max_retries=1, interval_start=0, timeout=TIMEOUT_SECONDS)
     except Exception as exc:
         return failure("broker", exc)
+    return OK
+
+
+def worker_status() -> str:
+    """Whether a Celery worker answers a ping; the first answer is enough.
+
+    Any worker on the broker's database answers, whichever queue it takes tasks from.
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "eager"
+    try:
+        with broker_connection() as broker:
+            broker.ensure_connection(max_retries=1, interval_start=0, timeout=TIMEOUT_SECONDS)
+            replies = app.control.ping(timeout=PING_SECONDS, limit=1, connection=broker)
+    except Exception as exc:
+        return failure("worker", exc)
+    if not replies:
+        log.warning("health check worker failed: no answer", extra={"check": "worker"})
+        return NO_WORKER
     return OK
 
 
@@ -59,15 +93,17 @@ def failure(check: str, exc: Exception) -> str:
     return f"error: {type(exc).__name__}"
 
 
-# Name -> check; a check answers OK, "eager" or "error: ...". More (a Celery worker's
-# ping, once documents render in the background) are added here.
+# Name -> check; a check answers OK, "eager" or "error: ...". CHECKS decide the status;
+# REPORTED ones are only shown (see the module's docstring for why the worker is).
 CHECKS: dict[str, Callable[[], str]] = {"database": database_status, "broker": broker_status}
+REPORTED: dict[str, Callable[[], str]] = {"worker": worker_status}
 PASSING = frozenset({OK, "eager"})
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
     report = {name: check() for name, check in CHECKS.items()}
     healthy = all(value in PASSING for value in report.values())
+    report |= {name: check() for name, check in REPORTED.items()}
     response = JsonResponse(report, status=200 if healthy else 503)
     response["Cache-Control"] = "no-store"
     return response

@@ -33,7 +33,11 @@ TRANSIENT_ERRORS = (OperationalError, InterfaceError, OSError)
 MAX_RETRIES = 3
 
 
-@shared_task(bind=True, max_retries=MAX_RETRIES)
+# Acknowledged once done, not when taken: if the worker dies mid-render (SIGKILL, out of
+# memory) the broker hands the task out again instead of dropping it. A pool process lost
+# is requeued at once; a whole worker lost, after the broker's visibility timeout
+# (settings). ``documents.render`` counts the renders lost, so this cannot loop for ever.
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True, reject_on_worker_lost=True)
 def render_document(self: Task, document_id: int) -> str:
     """Render a pending ``Document`` and store its file; it ends ``ready`` or ``failed``.
 
@@ -45,7 +49,7 @@ def render_document(self: Task, document_id: int) -> str:
     tries = self.request.retries
     while True:
         try:
-            document = documents.render(document_id)
+            document = documents.render(document_id, tries)
         except TRANSIENT_ERRORS as exc:
             if tries >= MAX_RETRIES:
                 logger.exception("document %s failed after %s tries", document_id, tries + 1)
@@ -63,4 +67,4 @@ def render_document(self: Task, document_id: int) -> str:
             documents.mark_failed(document_id, f"could not render: {type(exc).__name__}: {exc}")
             return "failed"
         else:
-            return "ready" if document is not None else "skipped"
+            return str(document.status) if document is not None else "skipped"

@@ -240,13 +240,13 @@ CELERY_TASK_IGNORE_RESULT = True
 # `manage.py check --deploy --fail-level WARNING` passes on the defaults.
 
 
-def env_int(name: str, default: int) -> int:
-    """A whole number of at least zero."""
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """A whole number of at least ``minimum`` (zero unless told)."""
     value = env_str(name)
     if value is None:
         return default
-    if not value.isdigit():
-        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number (0 or more).")
+    if not value.isdigit() or int(value) < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number ({minimum} or more).")
     return int(value)
 
 
@@ -335,6 +335,24 @@ LOGGING = {
 # The queue tasks go to and workers take them from (default "celery"): installations
 # sharing one Redis database each need their own.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE") or "celery"
+
+# Seconds a PDF document may stay pending (its task queued or rendering) before it is
+# given up on and marked failed (games.documents).
+DOCUMENT_PENDING_TIMEOUT = env_int("DOCUMENT_PENDING_TIMEOUT", default=600, minimum=1)
+
+# A task taken by a worker that dies before finishing it (SIGKILL, out of memory) is not
+# lost: PDF renders are acknowledged only once done (games.tasks), and Redis hands an
+# unacknowledged task to a worker again after ``visibility_timeout`` (RabbitMQ does at
+# once). Half the pending timeout, so a document is rendered again before it is given up
+# on; the check for such tasks runs every few seconds rather than Kombu's 100.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": max(DOCUMENT_PENDING_TIMEOUT // 2, 1),
+    "unacked_restore_interval": min(10, max(DOCUMENT_PENDING_TIMEOUT // 10, 1)),
+    "unacked_restore_throttle": 1,
+}
+# A worker reserves no more tasks than it has processes: a task waiting in one worker's
+# hands counts towards the visibility timeout too, and would be handed to a second one.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer (restarting, unreachable) fails a request in

@@ -173,6 +173,60 @@ class Server:
         return self.process.returncode
 
 
+class Worker:
+    """A Celery worker as scripts/serve_prod.sh starts one, run on its own (the web then
+    started with RUN_WORKER=false, like Docker's separate worker container), in a process
+    group of its own: killing that group stops its pool processes too and nothing else."""
+
+    def __init__(self, env: dict[str, str], log: Path, concurrency: int = 2) -> None:
+        self.log = log
+        self.began_at = log.stat().st_size if log.exists() else 0
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [
+                    env.get("PYTHON", sys.executable),
+                    *("-m", "celery", "-A", "scorekeeper", "worker"),
+                    *("--concurrency", str(concurrency), "--loglevel", "info"),
+                    *("--without-gossip", "--without-mingle"),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def output(self) -> str:
+        """What this worker wrote (the log may hold earlier workers' lines too)."""
+        with self.log.open("rb") as log:
+            log.seek(self.began_at)
+            return log.read().decode(errors="replace")
+
+    def wait_until_ready(self, timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while " ready." not in self.output():
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"the worker is not ready:\n{self.output()[-3000:]}")
+            time.sleep(0.2)
+
+    def kill(self) -> None:
+        """SIGKILL to the worker's process group: no warm shutdown, no task handed back."""
+        # Only ever the group this object started (it leads it), never anyone else's.
+        if self.process.poll() is None and os.getpgid(self.process.pid) == self.process.pid:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self, timeout: float = 60) -> int:
+        """SIGTERM (warm shutdown: running tasks finish); SIGKILL after ``timeout``."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.process.returncode
+
+
 @contextmanager
 def serving(env: dict[str, str], log: Path, port: int | None = None) -> Iterator[Server]:
     server = Server(env, port or free_port(), log)

@@ -5,6 +5,8 @@
 # 127.0.0.1:PORT) and a Celery worker (CELERY_CONCURRENCY processes) against the local
 # PostgreSQL and Redis, in production mode (DEBUG off). Ctrl-C (or SIGTERM) stops both;
 # if either stops by itself, the other is stopped too and the script exits non-zero.
+# RUN_WORKER=false runs gunicorn alone, for a worker run (and stopped) on its own, as
+# Docker's separate worker container is (scripts/prove_faults.py kills one that way).
 #
 # Every variable of the README's Configuration section is read from the environment; the
 # defaults below suit one machine serving plain HTTP on localhost. Behind a proxy that
@@ -28,6 +30,15 @@ PORT="${PORT:-8000}"
 BIND="${BIND:-127.0.0.1:$PORT}"
 WEB_CONCURRENCY="${WEB_CONCURRENCY:-3}"
 CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
+RUN_WORKER="${RUN_WORKER:-true}"
+case "${RUN_WORKER,,}" in  # any case, as the settings read booleans
+  1 | true | yes | on) RUN_WORKER=true ;;
+  0 | false | no | off) RUN_WORKER=false ;;
+  *)
+    echo "serve-prod: RUN_WORKER=$RUN_WORKER is not a boolean: use true or false" >&2
+    exit 2
+    ;;
+esac
 PY="${PYTHON:-.venv/bin/python}"
 
 "$PY" manage.py migrate --noinput
@@ -37,20 +48,23 @@ PY="${PYTHON:-.venv/bin/python}"
   --workers "$WEB_CONCURRENCY" --bind "$BIND" \
   --graceful-timeout 10 --log-level warning &
 web=$!
-"$PY" -m celery -A scorekeeper worker --concurrency "$CELERY_CONCURRENCY" \
-  --loglevel info --without-gossip --without-mingle &
-worker=$!
+worker=""
+if [ "$RUN_WORKER" = true ]; then
+  "$PY" -m celery -A scorekeeper worker --concurrency "$CELERY_CONCURRENCY" \
+    --loglevel info --without-gossip --without-mingle &
+  worker=$!
+fi
 
 stop() {
-  kill -TERM "$web" "$worker" 2>/dev/null || true
-  wait "$web" "$worker" 2>/dev/null || true
+  kill -TERM "$web" $worker 2>/dev/null || true
+  wait "$web" $worker 2>/dev/null || true
 }
 trap 'stop; exit 0' INT TERM
-echo "serve-prod: gunicorn (pid $web) on http://$BIND, celery worker (pid $worker); Ctrl-C stops both" >&2
+echo "serve-prod: gunicorn (pid $web) on http://$BIND, celery worker (pid ${worker:-none}); Ctrl-C stops both" >&2
 
 # Whichever stops first (on its own) takes the other down with it.
 status=0
-wait -n "$web" "$worker" || status=$?
+wait -n "$web" $worker || status=$?
 echo "serve-prod: a process stopped (status $status); stopping the other" >&2
 stop
 exit "$status"

@@ -15,7 +15,14 @@ from scorekeeper.settings import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-SETTINGS_VARIABLES = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL")
+SETTINGS_VARIABLES = (
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "DOCUMENT_PENDING_TIMEOUT",
+)
 SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}
 
 
@@ -114,14 +121,13 @@ def test_env_url_rejects_unknown_broker(monkeypatch: pytest.MonkeyPatch) -> None
         env_url("CELERY_BROKER_URL", BROKER_SCHEMES)
 
 
-def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
-    """Import the settings in a child process with only `env` among the settings variables;
-    it prints `DEBUG ALWAYS_EAGER BROKER` when they load."""
+def load_settings(
+    show: str = "s.DEBUG, s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Import the settings (as `s`) in a child process with only `env` among the settings
+    variables; it prints `show` (`DEBUG ALWAYS_EAGER BROKER`) when they load."""
     child_env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES} | env
-    code = (
-        "from scorekeeper import settings as s;"
-        "print(s.DEBUG, s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL)"
-    )
+    code = f"from scorekeeper import settings as s; print({show})"
     return subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -162,11 +168,47 @@ def test_production_mode_loads_when_configured() -> None:
         ({"DEBUG": "false", "SECRET_KEY": "x" * 50}, "ALLOWED_HOSTS"),
         ({"DATABASE_URL": "mysql://root@127.0.0.1/scores"}, "DATABASE_URL"),
         ({"CELERY_BROKER_URL": "127.0.0.1:6379"}, "CELERY_BROKER_URL"),
+        ({"DOCUMENT_PENDING_TIMEOUT": "10m"}, "DOCUMENT_PENDING_TIMEOUT='10m'"),
+        (
+            {"DOCUMENT_PENDING_TIMEOUT": "0"},
+            "DOCUMENT_PENDING_TIMEOUT='0' is not a whole number (1",
+        ),
+        ({"DOCUMENT_PENDING_TIMEOUT": "-5"}, "DOCUMENT_PENDING_TIMEOUT"),
     ],
-    ids=["malformed-debug", "no-secret-key", "no-allowed-hosts", "mysql", "broker-no-scheme"],
+    ids=[
+        "malformed-debug",
+        "no-secret-key",
+        "no-allowed-hosts",
+        "mysql",
+        "broker-no-scheme",
+        "timeout-with-unit",
+        "timeout-zero",
+        "timeout-negative",
+    ],
 )
 def test_bad_environment_stops_start_up(env: dict[str, str], named: str) -> None:
     result = load_settings(**env)
 
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {named}" in result.stderr
+
+
+PENDING = (
+    "s.DOCUMENT_PENDING_TIMEOUT,"
+    "s.CELERY_BROKER_TRANSPORT_OPTIONS['visibility_timeout'],"
+    "s.CELERY_BROKER_TRANSPORT_OPTIONS['unacked_restore_interval']"
+)
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [({}, ["600", "300", "10"]), ({"DOCUMENT_PENDING_TIMEOUT": " 30 "}, ["30", "15", "3"])],
+    ids=["default", "thirty-seconds"],
+)
+def test_the_pending_timeout_sets_when_a_lost_task_is_handed_out_again(
+    env: dict[str, str], expected: list[str]
+) -> None:
+    result = load_settings(PENDING, **env)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == expected

@@ -1,4 +1,5 @@
-"""/healthz: 200 when the database and the broker answer, 503 naming what does not."""
+"""/healthz: 200 when the database and the broker answer, 503 naming what does not; the
+worker is reported, never 503."""
 
 from typing import Any
 from unittest import mock
@@ -7,8 +8,13 @@ import pytest
 from django.db import OperationalError, connections
 from django.test import Client, override_settings
 
+from games import health
+
 # Nothing listens on port 9 (discard) of this machine.
 DEAD_BROKER = "redis://127.0.0.1:9/0"
+# The Redis database of this checkout's fault tests: no worker listens on it.
+NO_WORKER_DATABASE = 7
+PONG = [{"celery@table": {"ok": "pong"}}]
 
 
 @pytest.fixture
@@ -20,7 +26,7 @@ def test_healthy_without_a_broker_tasks_run_eagerly(client: Client) -> None:
     response = client.get("/healthz")
 
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "broker": "eager"}
+    assert response.json() == {"database": "ok", "broker": "eager", "worker": "eager"}
     assert response["Cache-Control"] == "no-store"
 
 
@@ -29,15 +35,49 @@ def test_an_unreachable_broker_answers_503(client: Client) -> None:
         response = client.get("/healthz")
 
     assert response.status_code == 503
-    assert response.json() == {"database": "ok", "broker": "error: OperationalError"}
+    assert response.json() == {
+        "database": "ok",
+        "broker": "error: OperationalError",
+        "worker": "error: OperationalError",
+    }
 
 
-def test_a_reachable_broker_is_ok(client: Client, broker_url: str) -> None:
-    with override_settings(CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=broker_url):
+def test_a_reachable_broker_and_a_worker_are_ok(client: Client, broker_url: str) -> None:
+    with (
+        override_settings(CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=broker_url),
+        mock.patch.object(health.app.control, "ping", return_value=PONG) as ping,
+    ):
         response = client.get("/healthz")
 
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "broker": "ok"}
+    assert response.json() == {"database": "ok", "broker": "ok", "worker": "ok"}
+    assert ping.call_args.kwargs["limit"] == 1  # the first answer is enough
+    assert ping.call_args.kwargs["timeout"] == health.PING_SECONDS
+
+
+def test_no_worker_is_reported_but_stays_200(client: Client, broker_url: str) -> None:
+    # Deals are still recorded without a worker: the web must stay healthy.
+    quiet = f"{broker_url.rsplit('/', 1)[0]}/{NO_WORKER_DATABASE}"
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=quiet):
+        response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "database": "ok",
+        "broker": "ok",
+        "worker": "error: no worker answered",
+    }
+
+
+def test_a_failing_ping_is_reported_but_stays_200(client: Client, broker_url: str) -> None:
+    with (
+        override_settings(CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=broker_url),
+        mock.patch.object(health.app.control, "ping", side_effect=TimeoutError("slow")),
+    ):
+        response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json()["worker"] == "error: TimeoutError"
 
 
 class BrokenCursor:
@@ -58,7 +98,11 @@ def test_an_unreachable_database_answers_503_without_its_message(client: Client)
         response = client.get("/healthz")
 
     assert response.status_code == 503
-    assert response.json() == {"database": "error: ConnectionError", "broker": "eager"}
+    assert response.json() == {
+        "database": "error: ConnectionError",
+        "broker": "eager",
+        "worker": "eager",
+    }
     assert b"closed the connection" not in response.content
 
 

@@ -42,12 +42,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[prodkit.S
             yield server, token, database_url
 
 
-def test_healthz_reports_database_and_broker(served: tuple[prodkit.Server, str, str]) -> None:
+def test_healthz_reports_database_broker_and_worker(
+    served: tuple[prodkit.Server, str, str],
+) -> None:
     server, _, _ = served
 
     assert prodkit.request_json("GET", f"{server.base}/healthz") == (
         200,
-        {"database": "ok", "broker": "ok"},
+        {"database": "ok", "broker": "ok", "worker": "ok"},
     )
 
 

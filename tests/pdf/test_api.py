@@ -4,12 +4,15 @@ Tasks run eagerly here (no broker), once the request's transaction commits.
 """
 
 import datetime
+import io
 from collections.abc import Callable
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 from rest_framework.test import APIClient
@@ -284,14 +287,19 @@ def test_a_broker_that_cannot_be_reached_fails_the_document(
     assert body["error"].startswith("could not queue the rendering: Error 111")
 
 
+def overdue(document: Document, seconds: int) -> None:
+    """Make the document look asked for ``seconds`` and a moment ago."""
+    Document.objects.filter(pk=document.pk).update(
+        requested_at=document.requested_at - datetime.timedelta(seconds=seconds, milliseconds=1)
+    )
+
+
 def test_a_document_pending_too_long_is_reported_failed(
     night: Session, as_bob: APIClient, bob_user: User
 ) -> None:
-    # Its task was lost (a killed worker): nothing will ever render it.
+    # Its task was lost (no worker ever took it): nothing will ever render it.
     lost = Document.objects.create(session=night, kind="sheet", requested_by=bob_user)
-    Document.objects.filter(pk=lost.pk).update(
-        requested_at=lost.requested_at - documents.PENDING_TIMEOUT - datetime.timedelta(seconds=1)
-    )
+    overdue(lost, 600)
     recent = Document.objects.create(session=night, kind="sheet", requested_by=bob_user)
 
     assert as_bob.get(f"{API}/documents/{recent.pk}/").json()["status"] == "pending"
@@ -303,6 +311,146 @@ def test_a_document_pending_too_long_is_reported_failed(
     )
     lost.refresh_from_db()
     assert lost.status == Document.Status.FAILED  # recorded, not only reported
+
+
+@pytest.mark.parametrize(
+    ("timeout", "waited", "status", "within"),
+    [
+        (30, 29, "pending", None),
+        (30, 30, "failed", "30 seconds"),
+        (1, 1, "failed", "1 second"),
+        (90, 90, "failed", "90 seconds"),
+        (60, 60, "failed", "1 minute"),
+        (7200, 7199, "pending", None),
+        (7200, 7200, "failed", "120 minutes"),
+    ],
+)
+def test_the_pending_timeout_is_a_setting(
+    night: Session,
+    as_bob: APIClient,
+    bob_user: User,
+    settings: Any,
+    timeout: int,
+    waited: int,
+    status: str,
+    within: str | None,
+) -> None:
+    settings.DOCUMENT_PENDING_TIMEOUT = timeout
+    document = Document.objects.create(session=night, kind="sheet", requested_by=bob_user)
+    Document.objects.filter(pk=document.pk).update(
+        requested_at=document.requested_at - datetime.timedelta(seconds=waited)
+    )
+
+    body = as_bob.get(f"{API}/documents/{document.pk}/").json()
+
+    assert body["status"] == status
+    if within is not None:
+        assert body["error"].startswith(f"not rendered within {within}: no worker took")
+
+
+def test_expire_documents_fails_overdue_rows_nobody_reads(
+    night: Session, bob_user: User, settings: Any
+) -> None:
+    settings.DOCUMENT_PENDING_TIMEOUT = 45
+    forgotten = [
+        Document.objects.create(session=night, kind="sheet", requested_by=bob_user)
+        for _ in range(2)
+    ]
+    for document in forgotten:
+        overdue(document, 45)
+    waiting = Document.objects.create(session=night, kind="sheet", requested_by=bob_user)
+    done = Document.objects.create(
+        session=night, kind="sheet", requested_by=bob_user, status=Document.Status.READY
+    )
+    overdue(done, 45)
+    out = io.StringIO()
+
+    call_command("expire_documents", stdout=out)
+
+    assert out.getvalue() == "2 overdue documents marked failed\n"
+    statuses = dict(Document.objects.values_list("pk", "status"))
+    assert statuses == {
+        forgotten[0].pk: "failed",
+        forgotten[1].pk: "failed",
+        waiting.pk: "pending",
+        done.pk: "ready",
+    }
+    assert Document.objects.get(pk=forgotten[0].pk).error.startswith(
+        "not rendered within 45 seconds"
+    )
+    call_command("expire_documents", stdout=out)
+    assert out.getvalue().endswith("0 overdue documents marked failed\n")
+
+
+def test_a_render_lost_with_its_worker_is_done_again(night: Session, bob_user: User) -> None:
+    # A worker began it (attempts 1) and was killed; the broker hands the task out again.
+    document = Document.objects.create(
+        session=night, kind="sheet", requested_by=bob_user, attempts=1
+    )
+
+    assert tasks.render_document.apply(args=(document.pk,)).get() == "ready"
+    document.refresh_from_db()
+    assert document.status == Document.Status.READY
+    assert document.attempts == 2
+
+
+def test_a_file_left_by_a_lost_render_is_not_overwritten_nor_served(
+    night: Session, bob_user: User
+) -> None:
+    document = Document.objects.create(session=night, kind="sheet", requested_by=bob_user)
+    assert tasks.render_document.apply(args=(document.pk,)).get() == "ready"
+    document.refresh_from_db()
+    left = Path(document.file.path)
+    left.write_bytes(b"%PDF-1.7 cut short")
+    # As if the worker had written the file and been killed before recording it.
+    Document.objects.filter(pk=document.pk).update(status=Document.Status.PENDING, file="")
+
+    assert tasks.render_document.apply(args=(document.pk,)).get() == "ready"
+    document.refresh_from_db()
+    assert Path(document.file.path) != left
+    assert left.read_bytes() == b"%PDF-1.7 cut short"
+    with document.file.open("rb") as stored:
+        assert "Friday club: settlement sheet" in pdf_text(stored.read())
+
+
+def test_a_document_that_keeps_killing_its_worker_ends_failed(
+    night: Session, bob_user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document = Document.objects.create(
+        session=night, kind="sheet", requested_by=bob_user, attempts=documents.MAX_LOST_RENDERS
+    )
+
+    def never(*args: Any) -> bytes:
+        raise AssertionError("rendered a document that killed its worker every time")
+
+    monkeypatch.setattr("games.pdf.render", never)
+
+    assert tasks.render_document.apply(args=(document.pk,)).get() == "failed"
+    document.refresh_from_db()
+    assert document.status == Document.Status.FAILED
+    assert document.error == (
+        "the worker rendering it stopped 2 times (killed, or out of memory); "
+        "ask for the document again"
+    )
+    assert document.attempts == documents.MAX_LOST_RENDERS
+
+
+def test_renders_retried_after_errors_are_not_counted_as_lost(
+    night: Session, bob_user: User
+) -> None:
+    # Three renders begun, each failed with an error and retried: this is the fourth try.
+    document = Document.objects.create(
+        session=night, kind="sheet", requested_by=bob_user, attempts=3
+    )
+
+    assert tasks.render_document.apply(args=(document.pk,), retries=3).get() == "ready"
+    document.refresh_from_db()
+    assert document.status == Document.Status.READY
+
+
+def test_the_render_task_is_acknowledged_only_when_done() -> None:
+    assert tasks.render_document.acks_late is True
+    assert tasks.render_document.reject_on_worker_lost is True
 
 
 def test_a_pending_document_is_not_queued_twice(

@@ -6,14 +6,16 @@ own on a Redis database number others leave alone, so no other worker can take i
 """
 
 import os
+import signal
 import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -82,44 +84,67 @@ def worker_broker(broker_url: str) -> Iterator[tuple[str, str]]:
         drop_connections()
 
 
+Worker = subprocess.Popen[bytes]
+
+
 @pytest.fixture
-def worker(worker_broker: tuple[str, str], media_root: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``celery worker`` on the test's queue, database and media folder; always stopped."""
+def start_worker(
+    worker_broker: tuple[str, str], media_root: Path
+) -> Iterator[Callable[..., Worker]]:
+    """Starts ``celery worker`` on the test's queue, database and media folder, in a process
+    group of its own, with the ``pool`` options (one process, no pool, by default) and any
+    more environment given; every one is stopped afterwards."""
     url, queue = worker_broker
-    env = {
-        **os.environ,
-        "CELERY_BROKER_URL": url,
-        "DATABASE_URL": database_url(),
-        "MEDIA_ROOT": str(media_root),
-        "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
-    }
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "scorekeeper",
-        "worker",
-        "--pool=solo",
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-        "--loglevel=INFO",
-        "-Q",
-        queue,
-    ]
-    log = media_root.parent / "worker.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
-    try:
-        yield process
-    finally:
+    started: list[Worker] = []
+
+    def start(pool: str = "--pool=solo", **extra: str) -> Worker:
+        env = {
+            **os.environ,
+            "CELERY_BROKER_URL": url,
+            "DATABASE_URL": database_url(),
+            "MEDIA_ROOT": str(media_root),
+            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+            **extra,
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "scorekeeper",
+            "worker",
+            *pool.split(),
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=INFO",
+            "-Q",
+            queue,
+        ]
+        with worker_log(media_root, len(started)).open("wb") as output:
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=output, stderr=output, start_new_session=True
+            )
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
         process.terminate()
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def worker_log(media_root: Path, number: int = 0) -> Path:
+    return media_root.parent / f"worker-{number}.log"
+
+
+@pytest.fixture
+def worker(start_worker: Callable[..., Worker]) -> Worker:
+    return start_worker()
 
 
 def test_a_worker_renders_a_sheet(
@@ -135,7 +160,7 @@ def test_a_worker_renders_a_sheet(
         if document.status != Document.Status.PENDING:
             break
         time.sleep(0.25)
-    log = (media_root.parent / "worker.log").read_text(errors="replace")
+    log = worker_log(media_root).read_text(errors="replace")
 
     assert document.status == Document.Status.READY, f"{document.status}: {document.error}\n{log}"
     assert "render_document" in log and "succeeded" in log
@@ -145,3 +170,114 @@ def test_a_worker_renders_a_sheet(
     assert [tuple(t[:2]) for t in TRANSFER.findall(text)][: len(fewest)] == [
         (t["from"], t["to"]) for t in fewest
     ]
+
+
+# A document whose worker was killed is handed out again half this many seconds after it was
+# taken (settings.CELERY_BROKER_TRANSPORT_OPTIONS).
+SHORT_PENDING_TIMEOUT = "10"
+
+
+def until(condition: Callable[[], bool], what: str, seconds: float = WAIT_SECONDS) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not {what} after {seconds} s")
+        time.sleep(0.05)
+
+
+def kill_mid_render(night: Session, user: User, log: Path, kill: Callable[[], None]) -> Document:
+    """Ask for the night's sheet and ``kill`` whoever renders it while it is mid-render.
+
+    The render reads the ledger only once it has begun (attempts counted, fingerprint
+    taken): a lock held on that table makes it wait there for as long as needed.
+    """
+    with psycopg.connect(database_url()) as blocker:
+        blocker.execute("LOCK TABLE games_ledgerentry IN ACCESS EXCLUSIVE MODE")
+        document, created = documents.request_document(night, Document.Kind.SHEET, user)
+        assert created
+
+        def waiting_mid_render() -> bool:
+            row = blocker.execute(
+                "SELECT attempts, status FROM games_document WHERE id = %s", (document.pk,)
+            ).fetchone()
+            # Activity is read once a transaction unless the snapshot is cleared.
+            blocker.execute("SELECT pg_stat_clear_snapshot()")
+            waiting = blocker.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND query ILIKE %s",
+                ("%games_ledgerentry%",),
+            ).fetchone()
+            return row == (1, "pending") and waiting == (1,)
+
+        until(waiting_mid_render, f"rendering:\n{log.read_text(errors='replace')}")
+        kill()
+        blocker.rollback()
+    return document
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # "pid (name) state ppid ...": the name may hold spaces, never ") ".
+            fields = stat.read_text().rsplit(") ", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_a_worker_killed_mid_render_is_replaced_and_the_sheet_still_made(
+    night: Session, bob_user: User, start_worker: Callable[..., Worker], media_root: Path
+) -> None:
+    first = start_worker(DOCUMENT_PENDING_TIMEOUT=SHORT_PENDING_TIMEOUT)
+
+    def kill_the_worker() -> None:
+        os.killpg(first.pid, signal.SIGKILL)
+        assert first.wait(timeout=10) == -signal.SIGKILL
+
+    document = kill_mid_render(night, bob_user, worker_log(media_root), kill_the_worker)
+
+    document.refresh_from_db()
+    assert document.status == Document.Status.PENDING  # nobody will finish the first render
+    second = start_worker(DOCUMENT_PENDING_TIMEOUT=SHORT_PENDING_TIMEOUT)
+
+    def finished() -> bool:
+        assert second.poll() is None, worker_log(media_root, 1).read_text(errors="replace")
+        document.refresh_from_db()
+        return document.status != Document.Status.PENDING
+
+    until(finished, "finished")
+    log = worker_log(media_root, 1).read_text(errors="replace")
+    assert document.status == Document.Status.READY, f"{document.error}\n{log}"
+    assert document.attempts == 2  # the lost render, then the one that finished
+    assert "render_document" in log and "succeeded" in log
+    with document.file.open("rb") as stored:
+        assert "Friday club: settlement sheet" in pdf_text(stored.read())
+
+
+def test_a_pool_process_killed_mid_render_hands_the_task_back_at_once(
+    night: Session, bob_user: User, start_worker: Callable[..., Worker], media_root: Path
+) -> None:
+    # The default pending timeout: the broker would hand the task out again only after
+    # five minutes, so a sheet made in time was handed back by the worker itself.
+    worker = start_worker("--pool=prefork --concurrency=1")
+
+    def kill_the_pool_process() -> None:
+        [process] = children(worker.pid)
+        os.kill(process, signal.SIGKILL)
+
+    document = kill_mid_render(night, bob_user, worker_log(media_root), kill_the_pool_process)
+
+    def finished() -> bool:
+        assert worker.poll() is None, worker_log(media_root).read_text(errors="replace")
+        document.refresh_from_db()
+        return document.status != Document.Status.PENDING
+
+    until(finished, "finished")
+    log = worker_log(media_root).read_text(errors="replace")
+    assert document.status == Document.Status.READY, f"{document.error}\n{log}"
+    assert document.attempts == 2
+    assert "WorkerLostError" in log and "succeeded" in log
