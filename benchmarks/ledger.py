@@ -31,7 +31,7 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
-from engine import random_request  # noqa: E402
+from engine import machine_speed, random_request  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from games import reports, services  # noqa: E402
@@ -153,7 +153,10 @@ def main() -> None:
         settings["TEST"]["NAME"] = os.path.join(scratch.name, "bench.sqlite3")
     else:
         settings["TEST"]["NAME"] = "scorekeeper_bench_ledger"
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {vendor} database")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {vendor} database;"
+        f" sum(range(100)) takes {machine_speed():.2f} us"
+    )
     old = setup_databases(verbosity=0, interactive=False)
     try:
         session = build_session(random.Random(2026))

@@ -17,12 +17,12 @@ import os
 import sys
 import tempfile
 import time
-import timeit
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 
 import django  # noqa: E402
@@ -32,6 +32,7 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
+from engine import machine_speed  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
 from games import pdf, services  # noqa: E402
@@ -86,10 +87,9 @@ def main() -> None:
         settings["TEST"]["NAME"] = os.path.join(scratch.name, "bench.sqlite3")
     else:
         settings["TEST"]["NAME"] = "scorekeeper_bench_sheets"
-    reference = min(timeit.repeat("sum(range(100))", number=100_000, repeat=5)) * 10
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {connection.vendor} database;"
-        f" sum(range(100)) {reference:.2f} us"
+        f" sum(range(100)) {machine_speed():.2f} us"
     )
     old = setup_databases(verbosity=0, interactive=False)
     try:
