@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -71,28 +72,42 @@ def test_a_failure_is_logged_and_the_rest_still_runs(caplog: pytest.LogCaptureFi
     assert "broker gone" in caplog.text
 
 
+def post_a_deal_noting(
+    note: Callable[[services.Recorded], object],
+    client: APIClient,
+    session: Session,
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[Any, list[object]]:
+    """POST a deal; ``note`` is called once the service has recorded (and committed) it,
+    before the answer is made. The test client closes the response, as a WSGI server does
+    once it is sent."""
+    notes: list[object] = []
+    record = services.record_or_replay
+
+    def recording(*args: Any, **kwargs: Any) -> services.Recorded:
+        recorded = record(*args, **kwargs)
+        notes.append(note(recorded))
+        return recorded
+
+    monkeypatch.setattr(services, "record_or_replay", recording)
+    answer = client.post(
+        f"{API}/sessions/{session.pk}/deals/",
+        {"players": deal(Ann="A", Bob="B", Cy="C", Di="D")},
+        format="json",
+    )
+    assert answer.status_code == 201
+    return answer, notes
+
+
 @pytest.mark.django_db(transaction=True)  # real commits, so on_commit work runs
 @override_settings(CELERY_TASK_ALWAYS_EAGER=False)
 def test_with_a_broker_the_review_is_sent_when_the_response_is_closed(
     as_bob: APIClient, session: Session, sent: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sent_when_recorded: list[list[int]] = []
-    record = services.record_or_replay
-
-    def recording(*args: Any, **kwargs: Any) -> services.Recorded:
-        recorded = record(*args, **kwargs)  # the deal is committed here
-        sent_when_recorded.append(list(sent))
-        return recorded
-
-    monkeypatch.setattr(services, "record_or_replay", recording)
-    # The test client closes the response, as a WSGI server does once it is sent.
-    answer = as_bob.post(
-        f"{API}/sessions/{session.pk}/deals/",
-        {"players": deal(Ann="A", Bob="B", Cy="C", Di="D")},
-        format="json",
+    answer, sent_when_recorded = post_a_deal_noting(
+        lambda recorded: list(sent), as_bob, session, monkeypatch
     )
 
-    assert answer.status_code == 201
     assert sent_when_recorded == [[]]
     assert sent == [answer.json()["id"]]
 
@@ -102,19 +117,11 @@ def test_without_a_broker_the_review_runs_before_the_answer(
     as_bob: APIClient, session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Eager (the embedded default): the page that follows already shows the review.
-    reviewed_when_answered: list[bool] = []
-    record = services.record_or_replay
-
-    def recording(*args: Any, **kwargs: Any) -> services.Recorded:
-        recorded = record(*args, **kwargs)
-        reviewed_when_answered.append(Deal.objects.get(pk=recorded.deal.pk).review is not None)
-        return recorded
-
-    monkeypatch.setattr(services, "record_or_replay", recording)
-    answer = as_bob.post(
-        f"{API}/sessions/{session.pk}/deals/",
-        {"players": deal(Ann="A", Bob="B", Cy="C", Di="D")},
-        format="json",
+    _, reviewed_when_recorded = post_a_deal_noting(
+        lambda recorded: Deal.objects.get(pk=recorded.deal.pk).review is not None,
+        as_bob,
+        session,
+        monkeypatch,
     )
-    assert answer.status_code == 201
-    assert reviewed_when_answered == [True]
+
+    assert reviewed_when_recorded == [True]
