@@ -814,7 +814,8 @@ def _ledger_amount(pair: Mapping[str, Any], key: str) -> Decimal:
     keep it exactly, so that balances (sums of ledger rows) always equal the engine's
     results. Only odd stakes get here, such as 0.0125 a unit on a 0.5-unit deal."""
     amount = Decimal(pair.get(key, "0"))
-    if amount == amount.quantize(_LEDGER_STEP) and abs(amount) < _LEDGER_LIMIT:
+    # The size first: quantizing a huge amount would overflow the decimal context.
+    if abs(amount) < _LEDGER_LIMIT and amount == amount.quantize(_LEDGER_STEP):
         return amount
     a, b = pair["players"]
     raise ScoreError(

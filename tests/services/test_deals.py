@@ -225,6 +225,23 @@ def test_money_the_ledger_cannot_keep_exactly_is_refused_and_nothing_is_stored(
     assert session.last_deal_number == 0
 
 
+def test_money_too_large_for_the_ledger_is_refused_and_nothing_is_stored(
+    session: Session, group: Group, players: dict[str, Player], ann_user: User
+) -> None:
+    # 6 units x 9,999,999,999 a unit x 9,999,999,999: far past what a ledger row holds.
+    group.unit_value = D("9999999999")
+    group.save()
+    services.set_pair_stake(group, players["Bob"], players["Ann"], D("9999999999"), ann_user)
+    before = row_counts()
+
+    with pytest.raises(ScoreError) as refused:
+        services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
+
+    assert refused.value.field == "stakes"
+    assert "cannot be kept exactly" in refused.value.message
+    assert row_counts() == before
+
+
 def test_pair_stakes_are_stored_once_per_pair(
     group: Group, players: dict[str, Player], ann_user: User, bob_user: User
 ) -> None:
