@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django.conf import settings
 from django.db.models import F, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -167,6 +168,9 @@ class DealViewSet(
         )
         if not created:
             return self._render(deal)
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            # The review ran inline at the commit (no broker): answer with it.
+            deal.refresh_from_db(fields=["review"])
         # A deal just recorded is complete in memory and has no revisions yet.
         context = {**self.get_serializer_context(), "just_recorded": True}
         return Response(

@@ -348,6 +348,19 @@ def test_an_outsider_gets_404_for_sessions_and_deals(
     assert session.is_open
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: the review runs at the commit
+def test_without_a_broker_the_answer_to_a_deal_carries_its_review(
+    session: Session, as_bob: APIClient
+) -> None:
+    # Run eagerly (the embedded default) the review is done at the commit, before the answer.
+    response = post_deal(as_bob, session, deal(Ann="A", Bob="B", Cy="C", Di="D"))
+
+    assert response.status_code == 201, response.content
+    review = response.json()["review"]
+    assert review == as_bob.get(f"{deals_url(session)}1/").json()["review"]
+    assert review["reviewed"] is True and review["version"] == 1
+
+
 def test_a_stored_deal_shows_its_review_once_it_is_done(
     session: Session,
     as_bob: APIClient,
