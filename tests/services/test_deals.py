@@ -208,38 +208,44 @@ def test_a_pair_stake_reaches_the_engine_exactly(
     assert row.money == D(-1) * D("0.5") * D(multiplier)
 
 
+@pytest.mark.parametrize(
+    ("unit_value", "pair", "multiplier", "refusal"),
+    [
+        # Bob -1 unit against Di at 0.5 a unit x 0.0125 is -0.00625: finer than 0.0001.
+        ("0.5", ("Di", "Bob"), "0.0125", "Bob and Di: money -0.00625 cannot be kept exactly"),
+        # Ann -6 units against Bob at 9,999,999,999 x 9,999,999,999: past what a row holds.
+        (
+            "9999999999",
+            ("Bob", "Ann"),
+            "9999999999",
+            "Ann and Bob: money -599999999880000000006 cannot",
+        ),
+    ],
+)
 def test_money_the_ledger_cannot_keep_exactly_is_refused_and_nothing_is_stored(
-    session: Session, group: Group, players: dict[str, Player], ann_user: User
+    session: Session,
+    group: Group,
+    players: dict[str, Player],
+    ann_user: User,
+    unit_value: str,
+    pair: tuple[str, str],
+    multiplier: str,
+    refusal: str,
 ) -> None:
-    # Bob -1 unit against Di at 0.5 a unit x 0.0125 is -0.00625: finer than 0.0001.
-    services.set_pair_stake(group, players["Di"], players["Bob"], D("0.0125"), ann_user)
+    group.unit_value = D(unit_value)
+    group.save()
+    a, b = pair
+    services.set_pair_stake(group, players[a], players[b], D(multiplier), ann_user)
     before = row_counts()
 
     with pytest.raises(ScoreError) as refused:
         services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
 
     assert refused.value.field == "stakes"
-    assert "Bob and Di: money -0.00625 cannot be kept exactly" in refused.value.message
+    assert refusal in refused.value.message
     assert row_counts() == before
     session.refresh_from_db()
     assert session.last_deal_number == 0
-
-
-def test_money_too_large_for_the_ledger_is_refused_and_nothing_is_stored(
-    session: Session, group: Group, players: dict[str, Player], ann_user: User
-) -> None:
-    # 6 units x 9,999,999,999 a unit x 9,999,999,999: far past what a ledger row holds.
-    group.unit_value = D("9999999999")
-    group.save()
-    services.set_pair_stake(group, players["Bob"], players["Ann"], D("9999999999"), ann_user)
-    before = row_counts()
-
-    with pytest.raises(ScoreError) as refused:
-        services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
-
-    assert refused.value.field == "stakes"
-    assert "cannot be kept exactly" in refused.value.message
-    assert row_counts() == before
 
 
 def test_pair_stakes_are_stored_once_per_pair(
