@@ -174,7 +174,7 @@ def main() -> None:
         timed("opponent_ledger (Ann, 3 opponents)", lambda: reports.opponent_ledger(group, ann))
         timed("opponent_ledger_csv (Ann)", lambda: reports.opponent_ledger_csv(group, ann))
         timed("group_standings", lambda: reports.group_standings(group))
-        timed("export_group", lambda: reports.export_group(group))
+        timed("export_group", lambda: services.export_group(group))
     finally:
         teardown_databases(old, verbosity=0)
         scratch.cleanup()

@@ -22,6 +22,7 @@ from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from kombu import Connection
 
+from games.errors import error_body
 from scorekeeper.celery import app
 
 log = logging.getLogger("scorekeeper.health")
@@ -140,7 +141,7 @@ class DatabaseUnavailableMiddleware:
         )
         connections["default"].close()
         response = JsonResponse(
-            {"error": "The database is not answering; try again in a few seconds.", "field": None},
+            error_body("The database is not answering; try again in a few seconds."),
             status=503,
         )
         response["Retry-After"] = "5"

@@ -179,6 +179,23 @@ class Session(models.Model):
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 
+    def seat_names(self) -> dict[int, str]:
+        """Player id -> the name the player sat down with, in seat order.
+
+        The session's deals, results and ledgers use these names; a player renamed since
+        keeps the old one here.
+        """
+        # Seats never change once a session has started: read once per object.
+        names: dict[int, str] | None = self.__dict__.get("_seat_names")
+        if names is None:
+            names = dict(self.seats.order_by("seat").values_list("player_id", "name"))
+            self.__dict__["_seat_names"] = names
+        return dict(names)
+
+    def seated(self) -> dict[str, int]:
+        """The seat names, in seat order, with each seat's player id."""
+        return {name: pk for pk, name in self.seat_names().items()}
+
 
 class SessionSeat(models.Model):
     """A player's seat at one session, under the name they sat down with.

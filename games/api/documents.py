@@ -24,8 +24,8 @@ from rest_framework.response import Response
 from games import documents
 from games.api.groups import current_user, member_groups, validated
 from games.api.reports import user_session
+from games.errors import ServiceError, error_body
 from games.models import Document, Player, Session
-from games.services import ServiceError
 
 
 class PaperChoice(serializers.Serializer[Any]):
@@ -147,7 +147,7 @@ def document_download(request: Request, pk: int) -> FileResponse | Response:
     document = documents.refresh(user_document(request, pk))
     if document.status != Document.Status.READY:
         return Response(
-            {"error": f"document {document.pk} is {document.status}", "field": None},
+            error_body(f"document {document.pk} is {document.status}"),
             status=status.HTTP_409_CONFLICT,
         )
     try:

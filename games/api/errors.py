@@ -14,14 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.engine import ScoreError
-from games.services import DealNotActive, HasHistory, ServiceError, SessionClosed
-
-# Conflicts with the state of the data rather than with the request itself.
-CONFLICTS = (SessionClosed, DealNotActive, HasHistory)
-
-
-def error_body(message: str, field: str | None = None) -> dict[str, Any]:
-    return {"error": message, "field": field}
+from games.errors import CONFLICTS, ServiceError, error_body
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

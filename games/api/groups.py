@@ -27,8 +27,8 @@ from rest_framework.views import APIView
 from games import services
 from games.api import serializers as s
 from games.engine import PRESETS, Rules
+from games.errors import ServiceError
 from games.models import Group, Membership, PairStake, Player, RuleSet
-from games.services import ServiceError
 
 M = TypeVar("M", bound=Model)
 

@@ -19,10 +19,10 @@ from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRen
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import reports
+from games import reports, services
 from games.api.groups import current_user, member_groups, validated
+from games.errors import ServiceError
 from games.models import Deal, Group, Session
-from games.services import ServiceError
 
 
 class CSVRenderer(BaseRenderer):
@@ -141,7 +141,7 @@ def group_export(request: Request, pk: int) -> Response:
     """The group's whole history as one JSON file, for ``import`` into an empty group."""
     group = user_group(request, pk)
     return Response(
-        reports.export_group(group),
+        services.export_group(group),
         headers={"Content-Disposition": f'attachment; filename="group-{group.pk}.json"'},
     )
 
@@ -154,7 +154,7 @@ def group_import(request: Request, pk: int) -> Response:
     group = user_group(request, pk)
     if not isinstance(request.data, dict):
         raise ServiceError("the body must be a JSON object: a group export")
-    restored = reports.import_group(request.data, group, current_user(request))
+    restored = services.import_group(request.data, group, current_user(request))
     return Response(
         {
             "group": restored.pk,

@@ -23,9 +23,9 @@ from rest_framework.response import Response
 from games import services
 from games.api import serializers as s
 from games.api.groups import current_user, member_groups, validated
+from games.errors import ServiceError
 from games.models import Deal, DealRevision, Player, Session, SessionSeat
 from games.permissions import remember_role
-from games.services import ServiceError
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",

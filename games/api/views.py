@@ -11,10 +11,11 @@ from rest_framework.views import APIView
 
 from games.engine import ScoreError, score_request
 from games.engine.arrange import arrange_request
+from games.errors import error_body
 
 
 def error_response(message: str, field: str | None = None) -> Response:
-    return Response({"error": message, "field": field}, status=400)
+    return Response(error_body(message, field), status=400)
 
 
 class _CalculatorView(APIView):

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.web import views
+from games.web import deals, groups, sessions
 
 app_name = "web"
 
@@ -14,17 +14,17 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("groups/", views.group_list, name="groups"),
-    path("groups/<int:pk>/", views.group_detail, name="group"),
-    path("groups/<int:pk>/rules/", views.group_rules, name="rules"),
-    path("groups/<int:pk>/stakes/", views.group_stakes, name="stakes"),
-    path("groups/<int:pk>/sessions/new/", views.session_new, name="session-new"),
-    path("sessions/<int:pk>/", views.session_detail, name="session"),
-    path("sessions/<int:pk>/deal/", views.deal_new, name="deal"),
-    path("sessions/<int:pk>/deal/preview/", views.deal_preview, name="deal-preview"),
-    path("sessions/<int:pk>/deals/<int:number>/edit/", views.deal_edit, name="deal-edit"),
-    path("sessions/<int:pk>/deals/<int:number>/void/", views.deal_void, name="deal-void"),
-    path("sessions/<int:pk>/close/", views.session_close, name="session-close"),
-    path("sessions/<int:pk>/summary/", views.session_summary, name="summary"),
-    path("sessions/<int:pk>/ledger/<int:player_pk>.csv", views.ledger_csv, name="ledger-csv"),
+    path("groups/", groups.group_list, name="groups"),
+    path("groups/<int:pk>/", groups.group_detail, name="group"),
+    path("groups/<int:pk>/rules/", groups.group_rules, name="rules"),
+    path("groups/<int:pk>/stakes/", groups.group_stakes, name="stakes"),
+    path("groups/<int:pk>/sessions/new/", sessions.session_new, name="session-new"),
+    path("sessions/<int:pk>/", sessions.session_detail, name="session"),
+    path("sessions/<int:pk>/deal/", deals.deal_new, name="deal"),
+    path("sessions/<int:pk>/deal/preview/", deals.deal_preview, name="deal-preview"),
+    path("sessions/<int:pk>/deals/<int:number>/edit/", deals.deal_edit, name="deal-edit"),
+    path("sessions/<int:pk>/deals/<int:number>/void/", deals.deal_void, name="deal-void"),
+    path("sessions/<int:pk>/close/", sessions.session_close, name="session-close"),
+    path("sessions/<int:pk>/summary/", sessions.session_summary, name="summary"),
+    path("sessions/<int:pk>/ledger/<int:player_pk>.csv", sessions.ledger_csv, name="ledger-csv"),
 ]

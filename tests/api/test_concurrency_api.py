@@ -5,7 +5,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from games import services
+from games import reports
 from games.models import Deal, LedgerEntry, Session
 from tests.api.conftest import API, client_for
 from tests.services.hands import deal
@@ -35,7 +35,7 @@ def test_parallel_requests_keep_every_deal_with_distinct_numbers(
     assert numbers == list(range(1, THREADS * DEALS_EACH + 1))
     assert LedgerEntry.objects.filter(deal__session=session).count() == len(numbers)
     # Hand A loses 6 to hand B every deal (B scoops).
-    assert services.balances(session)["Ann"].units == -6 * len(numbers)
+    assert reports.balances(session)["Ann"].units == -6 * len(numbers)
 
 
 def test_a_retried_post_racing_itself_records_one_deal(session: Session, bob: User) -> None:

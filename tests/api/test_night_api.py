@@ -12,7 +12,7 @@ import pytest
 from rest_framework.serializers import ModelSerializer
 from rest_framework.test import APIClient
 
-from games import services
+from games import reports
 from games.api.serializers import DealSerializer
 from games.models import Deal, LedgerEntry, Session
 from tests.api.conftest import API
@@ -126,7 +126,7 @@ def test_the_ledger_sums_to_the_hand_worked_balances(night: list[Any]) -> None:
     session = Session.objects.get(pk=night[0]["session"])
 
     assert LedgerEntry.objects.filter(deal__session=session).count() == 11 * 6
-    balances = services.balances(session)
+    balances = reports.balances(session)
     assert {n: b.units for n, b in balances.items()} == {
         "Ann": D("7.5"),
         "Bob": D("-2.5"),
@@ -139,7 +139,7 @@ def test_the_ledger_sums_to_the_hand_worked_balances(night: list[Any]) -> None:
         "Cy": D("4.75"),
         "Di": D("-7.25"),
     }
-    matrix = services.pair_matrix(session)
+    matrix = reports.pair_matrix(session)
     for (a, b), units in PAIRS.items():
         assert matrix[a][b].units == D(units), (a, b)
 

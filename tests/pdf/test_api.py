@@ -17,7 +17,7 @@ from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 from rest_framework.test import APIClient
 
-from games import documents, pdf, services, tasks
+from games import documents, services, sheets, tasks
 from games.models import Document, Player, Session
 from tests.api.conftest import API, client_for
 from tests.pdf.conftest import TRANSFER, pdf_text
@@ -91,7 +91,7 @@ def test_the_file_is_stored_not_rendered_again(
     def no_rendering(*args: Any) -> bytes:
         raise AssertionError("rendered again")
 
-    monkeypatch.setattr("games.pdf.render", no_rendering)
+    monkeypatch.setattr("games.sheets.render", no_rendering)
     download_url = as_bob.get(first["Location"]).json()["download"]
     for _ in range(2):
         download = as_bob.get(download_url)
@@ -213,7 +213,7 @@ def test_a_rendering_error_marks_the_document_failed(
     def broken(*args: Any) -> bytes:
         raise ValueError("no fonts")
 
-    monkeypatch.setattr("games.pdf.render", broken)
+    monkeypatch.setattr("games.sheets.render", broken)
     response = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
 
     assert response.status_code == 202
@@ -232,7 +232,7 @@ def test_transient_errors_are_retried(
     django_capture_on_commit_callbacks: Capture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    render = pdf.render
+    render = sheets.render
     calls: list[int] = []
 
     def flaky(*args: Any) -> bytes:
@@ -241,7 +241,7 @@ def test_transient_errors_are_retried(
             raise OperationalError("server closed the connection unexpectedly")
         return render(*args)
 
-    monkeypatch.setattr("games.pdf.render", flaky)
+    monkeypatch.setattr("games.sheets.render", flaky)
     response = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
 
     document = Document.objects.get(pk=response.json()["id"])
@@ -258,7 +258,7 @@ def test_a_transient_error_that_persists_fails_after_the_retries(
     def down(*args: Any) -> bytes:
         raise OperationalError("could not connect to server")
 
-    monkeypatch.setattr("games.pdf.render", down)
+    monkeypatch.setattr("games.sheets.render", down)
     response = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
 
     document = Document.objects.get(pk=response.json()["id"])
@@ -423,7 +423,7 @@ def test_a_document_that_keeps_killing_its_worker_ends_failed(
     def never(*args: Any) -> bytes:
         raise AssertionError("rendered a document that killed its worker every time")
 
-    monkeypatch.setattr("games.pdf.render", never)
+    monkeypatch.setattr("games.sheets.render", never)
 
     assert tasks.render_document.apply(args=(document.pk,)).get() == "failed"
     document.refresh_from_db()

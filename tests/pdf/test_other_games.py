@@ -4,7 +4,7 @@ import re
 
 from django.contrib.auth.models import User
 
-from games import pdf, services
+from games import services, sheets
 from games.models import Group, Player
 from tests.pdf.conftest import pdf_text
 
@@ -19,7 +19,7 @@ def test_an_open_face_sheet_marks_fantasy_land(
     session = services.start_session(group, seats, ann_user, rules_override="ofc")
     services.record_deal(session, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], ann_user)
 
-    text = pdf_text(pdf.render("sheet", session))
+    text = pdf_text(sheets.render("sheet", session))
 
     assert "Open-face Chinese poker, preset ofc" in text
     assert "Fantasy land for queens or better in the front" in text
@@ -40,12 +40,12 @@ def test_a_big_two_sheet(group: Group, players: dict[str, Player], ann_user: Use
         ann_user,
     )
 
-    text = pdf_text(pdf.render("sheet", session))
+    text = pdf_text(sheets.render("sheet", session))
 
     assert "Big Two, preset big-two" in text
     assert "Each loser pays the winner one unit per card left in hand." in text
     # Ann +8, Bob -5, Cy -3 units at 0.5 EUR: Bob pays 2.50 and Cy 1.50.
     assert re.search(r"^\s*1 +\+8 +-5 +-3\s*$", text, re.M)
     assert "Bob pays Ann 2.50 EUR" in text and "Cy pays Ann 1.50 EUR" in text
-    ledger = pdf_text(pdf.render("ledger", session, players["Bob"]))
+    ledger = pdf_text(sheets.render("ledger", session, players["Bob"]))
     assert "Bob pays Ann 2.50 EUR" in ledger

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games import pdf, services
+from games import services, sheets
 from games.charts import running_totals_svg
 from games.engine.rules import PRESETS, Rules
 from games.models import Group, Player
@@ -86,7 +86,7 @@ def test_a_mau_binh_sheet_prints_the_vietnamese_names(
     natural[3]["natural"] = "six_pairs"  # hand D holds six pairs
     services.record_deal(session, natural, bob_user)
 
-    text = pdf_text(pdf.render("sheet", session))
+    text = pdf_text(sheets.render("sheet", session))
 
     assert "Di: six pairs (lục phé bôn)" in text
     assert "Mau Binh (Mậu Binh), preset mau-binh-south" in text

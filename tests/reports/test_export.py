@@ -33,9 +33,9 @@ def empty(ann_user: User, bob_user: User) -> Group:
 def test_round_trip_gives_the_same_reports(
     night: Session, next_night: Session, group: Group, empty: Group, ann_user: User
 ) -> None:
-    data = json.loads(json.dumps(reports.export_group(group)))  # as a file would carry it
+    data = json.loads(json.dumps(services.export_group(group)))  # as a file would carry it
 
-    restored = reports.import_group(data, empty, ann_user)
+    restored = services.import_group(data, empty, ann_user)
 
     assert restored.name == "Friday club, restored"
     assert (restored.currency, restored.unit_value) == ("EUR", Decimal("0.5"))
@@ -55,7 +55,7 @@ def test_round_trip_gives_the_same_reports(
         reports.opponent_ledger(group, group.players.get(name="Ann"))
     )
     # Everything else survives too: the void deal, the edit's revision, stakes, rule versions.
-    again = reports.export_group(restored)
+    again = services.export_group(restored)
     for key in ("players", "rule_sets", "stakes"):
         assert strip_times(again[key]) == strip_times(data[key]), key
     assert strip_times(again["sessions"]) == strip_times(data["sessions"])
@@ -68,7 +68,7 @@ def test_users_who_are_not_members_are_not_linked(
     night: Session, group: Group, ann_user: User
 ) -> None:
     target = services.create_group(ann_user, "Ann's alone", "EUR", 1, "standard")
-    reports.import_group(reports.export_group(group), target, ann_user)
+    services.import_group(services.export_group(group), target, ann_user)
 
     assert dict(target.players.values_list("name", "user")) == {
         "Ann": ann_user.pk,
@@ -93,13 +93,13 @@ def strip_times(value: Any) -> Any:
 def test_import_refuses_a_group_with_players(
     night: Session, group: Group, empty: Group, ann_user: User
 ) -> None:
-    data = reports.export_group(group)
-    reports.import_group(data, empty, ann_user)
+    data = services.export_group(group)
+    services.import_group(data, empty, ann_user)
 
-    with pytest.raises(reports.ImportRefused, match="not empty"):
-        reports.import_group(data, empty, ann_user)
-    with pytest.raises(reports.ImportRefused, match="not empty"):
-        reports.import_group(data, group, ann_user)
+    with pytest.raises(services.ImportRefused, match="not empty"):
+        services.import_group(data, empty, ann_user)
+    with pytest.raises(services.ImportRefused, match="not empty"):
+        services.import_group(data, group, ann_user)
 
 
 def test_import_is_for_owners(night: Session, group: Group, bob_user: User, ann_user: User) -> None:
@@ -107,17 +107,17 @@ def test_import_is_for_owners(night: Session, group: Group, bob_user: User, ann_
     services.add_member(target, bob_user, "member", by=ann_user)
 
     with pytest.raises(NotAllowed):
-        reports.import_group(reports.export_group(group), target, bob_user)
+        services.import_group(services.export_group(group), target, bob_user)
 
 
 def test_a_result_that_does_not_rescore_stores_nothing(
     night: Session, group: Group, empty: Group, ann_user: User
 ) -> None:
-    data = copy.deepcopy(reports.export_group(group))
+    data = copy.deepcopy(services.export_group(group))
     data["sessions"][0]["deals"][2]["result"]["pairs"][0]["units"] = "5"
 
-    with pytest.raises(reports.ImportRefused, match="deal 3: re-scored"):
-        reports.import_group(data, empty, ann_user)
+    with pytest.raises(services.ImportRefused, match="deal 3: re-scored"):
+        services.import_group(data, empty, ann_user)
     assert not empty.players.exists()
     assert not LedgerEntry.objects.filter(deal__session__group=empty).exists()
     assert list(empty.rule_sets.values_list("spec", flat=True)) == ["standard"]
@@ -135,18 +135,18 @@ def test_a_result_that_does_not_rescore_stores_nothing(
 def test_a_damaged_file_is_refused(
     night: Session, group: Group, empty: Group, ann_user: User, damage: Any, message: str
 ) -> None:
-    data = copy.deepcopy(reports.export_group(group))
+    data = copy.deepcopy(services.export_group(group))
     damage(data)
 
-    with pytest.raises(reports.ImportRefused, match=message):
-        reports.import_group(data, empty, ann_user)
+    with pytest.raises(services.ImportRefused, match=message):
+        services.import_group(data, empty, ann_user)
     assert not empty.sessions.exists()
 
 
 def test_an_imported_session_numbers_its_next_deal_after_its_last(
     night: Session, next_night: Session, group: Group, empty: Group, ann_user: User
 ) -> None:
-    restored = reports.import_group(reports.export_group(group), empty, ann_user)
+    restored = services.import_group(services.export_group(group), empty, ann_user)
     later = restored.sessions.get(date=next_night.date)
     assert later.is_open and later.deals.count() == 1
 

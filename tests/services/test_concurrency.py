@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
 
-from games import services
+from games import reports, services
 from games.models import Deal, LedgerEntry, Session
 from tests.services.hands import deal
 
@@ -63,7 +63,7 @@ def test_concurrent_deals_are_all_kept_with_distinct_numbers(
     assert numbers == list(range(1, THREADS * DEALS_EACH + 1))
     assert LedgerEntry.objects.filter(deal__session=session).count() == 6 * len(numbers)
     # Hand A loses 8 a deal.
-    assert services.balances(session)["Ann"].units == -8 * len(numbers)
+    assert reports.balances(session)["Ann"].units == -8 * len(numbers)
 
 
 def test_a_retried_request_is_recorded_once_under_concurrency(

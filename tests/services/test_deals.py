@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
+from games import reports, services
 from games.engine import ScoreError
 from games.models import Deal, DealRevision, Group, LedgerEntry, Player, Session
 from tests.services.hands import deal
@@ -35,7 +35,7 @@ def test_a_deal_writes_one_ledger_row_per_pair(session: Session, bob_user: User)
         ("Bob", "Di"): D(-1),
         ("Cy", "Di"): D(1),
     }
-    assert {name: b.units for name, b in services.balances(session).items()} == {
+    assert {name: b.units for name, b in reports.balances(session).items()} == {
         "Ann": D(-8),
         "Bob": D(4),
         "Cy": D(3),
@@ -168,7 +168,7 @@ def test_a_pair_stake_changes_only_that_pairs_money(
     services.set_pair_stake(group, players["Bob"], players["Ann"], 5, ann_user)
     services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
 
-    balances = services.balances(session)
+    balances = reports.balances(session)
     assert {name: b.units for name, b in balances.items()} == {
         "Ann": D(-8),
         "Bob": D(4),
@@ -181,7 +181,7 @@ def test_a_pair_stake_changes_only_that_pairs_money(
         "Cy": D("1.5"),
         "Di": D("0.5"),
     }
-    matrix = services.pair_matrix(session)
+    matrix = reports.pair_matrix(session)
     assert matrix["Ann"]["Bob"] == (D(-6), D(-15))
     assert matrix["Cy"]["Di"] == (D(1), D("0.5"))
 
@@ -272,5 +272,5 @@ def test_an_edit_keeps_the_stakes_the_deal_was_played_at(
     edited = services.edit_deal(recorded, deal(Ann="B", Bob="A"), ann_user)
 
     # Hand B scoops hand A: Ann now +6 units at the deal's 0.5 a unit.
-    assert services.balances(session)["Ann"] == (D(6), D(3))
+    assert reports.balances(session)["Ann"] == (D(6), D(3))
     assert edited.request["stakes"]["unit_value"] == "0.5"

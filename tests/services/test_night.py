@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
+from games import reports, services
 from games.models import Deal, DealRevision, LedgerEntry, Session
 from tests.services.hands import HANDS, deal, fouled
 
@@ -96,7 +96,7 @@ def night(session: Session, ann_user: User, bob_user: User) -> Session:
 
 
 def test_balances_are_the_hand_worked_totals(night: Session) -> None:
-    balances = services.balances(night)
+    balances = reports.balances(night)
 
     assert list(balances) == ["Ann", "Bob", "Cy", "Di"]
     assert {name: b.units for name, b in balances.items()} == {
@@ -115,7 +115,7 @@ def test_balances_are_the_hand_worked_totals(night: Session) -> None:
 
 
 def test_pair_matrix(night: Session) -> None:
-    matrix = services.pair_matrix(night)
+    matrix = reports.pair_matrix(night)
 
     for (a, b), units in PAIRS.items():
         assert matrix[a][b].units == D(units), (a, b)
@@ -125,7 +125,7 @@ def test_pair_matrix(night: Session) -> None:
 
 
 def test_running_totals_skip_the_void_deal(night: Session) -> None:
-    running = services.running_totals(night)
+    running = reports.running_totals(night)
 
     assert [
         (r.number, {n: str(a.units.normalize()) for n, a in r.totals.items()}) for r in running
@@ -186,7 +186,7 @@ def test_a_void_deal_stays_visible_without_ledger_rows(night: Session, ann_user:
 def test_settlement_in_fewest_transfers(night: Session) -> None:
     # Money: Ann +3.75, Bob -1.25, Cy +4.75, Di -7.25. No two or three of them sum to
     # zero, so it takes three transfers (players - 1).
-    transfers = services.settlement(night)
+    transfers = reports.transfers(night)
 
     assert len(transfers) == 3
     net = {"Ann": D("3.75"), "Bob": D("-1.25"), "Cy": D("4.75"), "Di": D("-7.25")}
@@ -199,7 +199,7 @@ def test_settlement_in_fewest_transfers(night: Session) -> None:
 
 def test_settlement_pair_by_pair(night: Session) -> None:
     # PAIRS at half a euro a unit: whoever lost the pair pays the other.
-    assert sorted(services.settlement(night, pair_by_pair=True)) == sorted(
+    assert sorted(reports.transfers(night, pair_by_pair=True)) == sorted(
         [
             ("Bob", "Ann", D("0.5")),
             ("Ann", "Cy", D("3")),

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
+from games import reports, services
 from games.models import Group, Player, Session
 
 # Ann's board has queens in front (fantasy land next); Bob's has nothing special.
@@ -95,7 +95,7 @@ def test_big_two_ends_when_a_loss_reaches_the_target(
         ann_user,
     )
     assert services.target_reached(session) == ["Bob"]
-    assert {name: b.units for name, b in services.balances(session).items()} == {
+    assert {name: b.units for name, b in reports.balances(session).items()} == {
         "Ann": Decimal(6),
         "Bob": Decimal(-11),
         "Cy": Decimal(5),

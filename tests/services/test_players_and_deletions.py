@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games import reports, services
+from games.engine import ScoreError
 from games.models import Deal, Group, LedgerEntry, PairStake, Player, Session
 from tests.services.hands import deal
 from tests.services.test_night import play_the_night
@@ -46,8 +47,8 @@ def every_report(group: Group, sessions: list[Session], player: Player) -> dict[
         {
             "summaries": [reports.session_summary(s) for s in sessions],
             "settlements": [reports.settlement(s) for s in sessions],
-            "balances": [services.balances(s) for s in sessions],
-            "running": [services.running_totals(s) for s in sessions],
+            "balances": [reports.balances(s) for s in sessions],
+            "running": [reports.running_totals(s) for s in sessions],
             "ledger": reports.opponent_ledger(group, player),
             "standings": reports.group_standings(group),
         }
@@ -110,8 +111,8 @@ def test_the_new_name_is_used_from_the_next_session_with_its_stakes(
 
     assert [seat.name for seat in third.seats.order_by("seat")] == ["Annie", "Bob"]
     assert recorded.request["stakes"]["pairs"] == [{"players": ["Annie", "Bob"], "multiplier": "4"}]
-    assert services.balances(third)["Annie"] == services.Amounts(D(-6), D(-12))
-    with pytest.raises(services.ScoreError, match="Ann is not seated"):
+    assert reports.balances(third)["Annie"] == reports.Amounts(D(-6), D(-12))
+    with pytest.raises(ScoreError, match="Ann is not seated"):
         services.record_deal(third, deal(Ann="A", Bob="B"), bob_user)
 
 
@@ -125,7 +126,7 @@ def test_a_player_renamed_during_a_session_keeps_their_seat_name_there(
     second = services.record_deal(session, deal(Ann="A", Di="D"), bob_user)
 
     assert second.request["stakes"]["pairs"] == [{"players": ["Ann", "Di"], "multiplier": "5"}]
-    assert services.balances(session)["Ann"] == services.Amounts(D(-2), D(-5))
+    assert reports.balances(session)["Ann"] == reports.Amounts(D(-2), D(-5))
     assert reports.session_summary(session)["players"][0]["deals"] == 2
 
 
@@ -135,8 +136,8 @@ def test_a_renamed_group_exports_and_imports_whole(
     services.update_player(players["Ann"], ann_user, name="Annie")
     empty = services.create_group(ann_user, "Restored", "EUR", 1, "standard")
 
-    restored = reports.import_group(
-        json.loads(json.dumps(reports.export_group(group))), empty, ann_user
+    restored = services.import_group(
+        json.loads(json.dumps(services.export_group(group))), empty, ann_user
     )
 
     annie = restored.players.get(name="Annie")
@@ -145,8 +146,8 @@ def test_a_renamed_group_exports_and_imports_whole(
     for before, after in zip(old, new, strict=True):
         assert [s.name for s in after.seats.all()] == ["Ann", "Bob", "Cy", "Di"]
         assert after.seats.get(name="Ann").player == annie
-        assert reports.jsonable(services.balances(after)) == reports.jsonable(
-            services.balances(before)
+        assert reports.jsonable(reports.balances(after)) == reports.jsonable(
+            reports.balances(before)
         )
 
 

@@ -17,6 +17,7 @@ from games import reports, services
 from games.engine import score_request
 from games.engine.cards import parse_cards
 from games.models import Deal, ReviewLine, Session
+from games.services import reviews
 from tests.services.hands import deal
 from tests.services.test_night import play_the_night
 
@@ -159,13 +160,13 @@ def test_a_review_of_an_outdated_version_is_not_stored(
     session: Session, bob_user: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     recorded = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), bob_user)
-    engine_review = services.review_request
+    engine_review = reviews.review_request
 
     def edited_meanwhile(request: object) -> dict[str, Any]:
         Deal.objects.filter(pk=recorded.pk).update(version=2)
         return engine_review(request)
 
-    monkeypatch.setattr(services, "review_request", edited_meanwhile)
+    monkeypatch.setattr(reviews, "review_request", edited_meanwhile)
 
     assert services.store_review(recorded.pk) is None
     recorded.refresh_from_db()

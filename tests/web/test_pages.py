@@ -11,7 +11,7 @@ from django.test import Client
 
 from games import services
 from games.models import Deal, Group, Player, RuleSet, Session
-from games.web.views import signed
+from games.present import signed
 from tests.services.hands import HANDS, fouled
 from tests.web.conftest import PASSWORD
 from tests.web.forms import deal_form
@@ -108,7 +108,7 @@ def test_group_page_lists_sessions_standings_rules_and_adds_players(
     assert f'href="/sessions/{session.pk}/"' in page
     assert "Ann, Bob, Cy, Di" in page
     # Standings: Bob +4 units (2 EUR) from the first deal of hands.py.
-    assert "+4</td>" in page and "+2 EUR" in page
+    assert "+4</td>" in page and "+2.00 EUR" in page
     assert "surrender_cost: <strong>2.5</strong>" in page
     assert "royalties: <strong>baseline</strong>" in page
     added = as_bob.post(f"/groups/{group.pk}/", {"name": " Eve "})
@@ -367,7 +367,8 @@ def test_closing_shows_who_pays_whom_and_freezes_the_deals(
     page = as_bob.get(closed["Location"]).content.decode()
     # Ann -8 units = -4 EUR pays Bob 2, Cy 1.5, Di 0.5 (fewest transfers).
     assert "The night's end" in page
-    assert "-4 EUR" in page and "+2 EUR" in page
+    assert "-4.00 EUR" in page and "+2.00 EUR" in page
+    assert "2.00 EUR" in page.split('id="transfers"')[1]
     transfers = page.split('id="transfers"')[1].split("</ul>")[0]
     assert transfers.count("<li>") == 3 and transfers.count("<strong>Ann</strong> pays") == 3
     again = as_bob.post(

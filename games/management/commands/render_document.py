@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games import sheets
 from games.models import Document, Player, Session
 
 
@@ -55,9 +56,7 @@ class Command(BaseCommand):
         elif options["player"] is not None:
             raise CommandError("--player is for ledgers only")
 
-        from games import pdf  # WeasyPrint is imported only when a PDF is made
-
-        content = pdf.render(kind, session, player, options["paper"])
+        content = sheets.render(kind, session, player, options["paper"])
         output = options["output"] or self._default_name(kind, session, player)
         if output == "-":
             sys.stdout.buffer.write(content)

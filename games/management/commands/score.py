@@ -7,6 +7,7 @@ from typing import IO, Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import ScoreError, score_request
+from games.errors import error_body
 
 # One encoder for every line: json.dumps with options builds a new one per call.
 _compact = json.JSONEncoder(separators=(",", ":")).encode
@@ -17,7 +18,7 @@ class Rejected(Exception):
 
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
-        self.error = {"error": message, "field": field}
+        self.error = error_body(message, field)
 
 
 def score(raw: bytes, where: str) -> dict[str, Any]:

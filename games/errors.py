@@ -1,0 +1,44 @@
+"""The errors a change to the data may raise, and the one shape every caller shows them in.
+
+Each carries a message for people and, like the engine's ``ScoreError``, the field that
+caused it (``players[1].name``). The API answers them as ``{"error", "field"}``
+(``error_body``); the pages show the message next to that field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """A change that cannot be made; ``field`` names the culprit as ScoreError's does."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class SessionClosed(ServiceError):
+    """The session is closed: its deals are read-only."""
+
+
+class DealNotActive(ServiceError):
+    """The deal is void: it can be neither edited nor voided again."""
+
+
+class HasHistory(ServiceError):
+    """The object carries recorded history (seats, deals), so it is not deleted."""
+
+
+class ImportRefused(ServiceError):
+    """The file cannot be imported (malformed, inconsistent, or the group is not empty)."""
+
+
+# Conflicts with the state of the data rather than with the request itself (HTTP 409).
+CONFLICTS = (SessionClosed, DealNotActive, HasHistory)
+
+
+def error_body(message: str, field: str | None = None) -> dict[str, Any]:
+    """The body of every refusal the service answers: ``{"error": message, "field": path}``."""
+    return {"error": message, "field": field}

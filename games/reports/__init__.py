@@ -1,0 +1,35 @@
+"""Reads only: what the ledger and the stored results say about a night, a player, a group.
+
+``ledger`` is the one reader of the ledger (balances, pair sums, running totals,
+settlement); ``summary``, ``opponents`` and ``standings`` build the reports on it. Amounts
+are ``Decimal``; ``jsonable`` turns a report into JSON-ready data. Nothing here writes.
+"""
+
+from games.reports.jsonable import jsonable
+from games.reports.ledger import (
+    Amounts,
+    RunningTotal,
+    balances,
+    pair_matrix,
+    running_totals,
+    transfers,
+)
+from games.reports.opponents import LEDGER_CSV_HEADER, opponent_ledger, opponent_ledger_csv
+from games.reports.standings import group_standings
+from games.reports.summary import session_summary, settlement
+
+__all__ = [
+    "LEDGER_CSV_HEADER",
+    "Amounts",
+    "RunningTotal",
+    "balances",
+    "group_standings",
+    "jsonable",
+    "opponent_ledger",
+    "opponent_ledger_csv",
+    "pair_matrix",
+    "running_totals",
+    "session_summary",
+    "settlement",
+    "transfers",
+]

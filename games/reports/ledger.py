@@ -1,0 +1,163 @@
+"""The one reader of the ledger: balances, pair sums, running totals and settlement.
+
+Every amount is a sum of ``LedgerEntry`` rows, added up in the database. A void deal has
+no ledger rows, so every sum here already leaves it out. Players are named as they sat
+down at the session (``Session.seat_names``), in seat order.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import NamedTuple
+
+from django.db.models import Case, DecimalField, F, QuerySet, Sum, Value, When
+
+from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
+from games.models import LedgerEntry, Session
+
+ZERO = Decimal(0)
+
+
+class Amounts(NamedTuple):
+    units: Decimal
+    money: Decimal
+
+
+NOTHING = Amounts(ZERO, ZERO)
+
+# (a id, b id) with a < b -> what a won from b.
+PairSums = dict[tuple[int, int], Amounts]
+
+
+class RunningTotal(NamedTuple):
+    """Every seated player's totals after one active deal."""
+
+    number: int
+    totals: dict[str, Amounts]
+
+
+def session_ledger(session: Session) -> QuerySet[LedgerEntry]:
+    return LedgerEntry.objects.filter(deal__session=session)
+
+
+def dated(
+    ledger: QuerySet[LedgerEntry],
+    date_from: datetime.date | None,
+    date_to: datetime.date | None,
+) -> QuerySet[LedgerEntry]:
+    """The rows of the sessions played between the two dates (both included; None: open)."""
+    if date_from is not None:
+        ledger = ledger.filter(deal__session__date__gte=date_from)
+    if date_to is not None:
+        ledger = ledger.filter(deal__session__date__lte=date_to)
+    return ledger
+
+
+def pair_sums(ledger: QuerySet[LedgerEntry]) -> PairSums:
+    """(a id, b id) -> the units and money that a won from b, summed in the database."""
+    rows = ledger.values_list("player_a_id", "player_b_id").annotate(u=Sum("units"), m=Sum("money"))
+    out: PairSums = {}
+    for a, b, units, money in rows.order_by():
+        # One pair may be stored in either order by deals seated differently.
+        if a > b:
+            a, b, units, money = b, a, -units, -money
+        old = out.get((a, b), NOTHING)
+        out[(a, b)] = Amounts(old.units + units, old.money + money)
+    return out
+
+
+def nets(pairs: PairSums) -> dict[int, Amounts]:
+    """Player id -> the player's total over the pairs they are in."""
+    net: dict[int, Amounts] = {}
+    for (a, b), (units, money) in pairs.items():
+        for pk, sign in ((a, 1), (b, -1)):
+            old = net.get(pk, NOTHING)
+            net[pk] = Amounts(old.units + sign * units, old.money + sign * money)
+    return net
+
+
+def balances(session: Session, pairs: PairSums | None = None) -> dict[str, Amounts]:
+    """Each seated player's units and money over the session's active deals, in seat order.
+
+    ``pairs``: the session's ``pair_sums``, when already read.
+    """
+    if pairs is None:
+        pairs = pair_sums(session_ledger(session))
+    net = nets(pairs)
+    return {name: net.get(pk, NOTHING) for pk, name in session.seat_names().items()}
+
+
+def pair_matrix(session: Session, pairs: PairSums | None = None) -> dict[str, dict[str, Amounts]]:
+    """``matrix[x][y]``: what x won from y over the session; ``matrix[y][x]`` is its negative."""
+    if pairs is None:
+        pairs = pair_sums(session_ledger(session))
+    name_of = session.seat_names()
+    names = list(name_of.values())
+    matrix = {x: dict.fromkeys((y for y in names if y != x), NOTHING) for x in names}
+    for (a, b), (units, money) in pairs.items():
+        matrix[name_of[a]][name_of[b]] = Amounts(units, money)
+        matrix[name_of[b]][name_of[a]] = Amounts(-units, -money)
+    return matrix
+
+
+def running_totals(session: Session) -> list[RunningTotal]:
+    """Everyone's totals after each active deal, in deal order.
+
+    The database sums each deal's rows into one row per deal, two columns per player.
+    """
+    name_of = session.seat_names()
+    amount = DecimalField(max_digits=14, decimal_places=4)
+
+    def signed_sum(pk: int, field: str) -> Sum:
+        return Sum(
+            Case(
+                When(player_a_id=pk, then=F(field)),
+                When(player_b_id=pk, then=-F(field)),
+                default=Value(ZERO),
+                output_field=amount,
+            )
+        )
+
+    columns = {}
+    for pk in name_of:
+        columns[f"u{pk}"] = signed_sum(pk, "units")
+        columns[f"m{pk}"] = signed_sum(pk, "money")
+    rows = (
+        session_ledger(session)
+        .values("deal__number")
+        .annotate(**columns)
+        .order_by("deal__number")
+        .values_list("deal__number", *columns)
+    )
+    totals = dict.fromkeys(name_of.values(), NOTHING)
+    out = []
+    for number, *deltas in rows:
+        totals = {
+            name: Amounts(old.units + deltas[2 * k], old.money + deltas[2 * k + 1])
+            for k, (name, old) in enumerate(totals.items())
+        }
+        out.append(RunningTotal(number, totals))
+    return out
+
+
+def transfers(
+    session: Session, *, pair_by_pair: bool = False, pairs: PairSums | None = None
+) -> list[Transfer]:
+    """Who pays whom (payer, payee, money): the fewest transfers, or one per pair."""
+    if pairs is None:
+        pairs = pair_sums(session_ledger(session))
+    if pair_by_pair:
+        name_of = session.seat_names()
+        return pair_settlement(
+            {(name_of[a], name_of[b]): money for (a, b), (_, money) in pairs.items()}
+        )
+    return fewest_transfers(
+        {name: amounts.money for name, amounts in balances(session, pairs).items()}
+    )
+
+
+def by_name(amounts: Mapping[str, Amounts]) -> dict[str, dict[str, Decimal]]:
+    """``{name: {"units": ..., "money": ...}}``, as the reports give amounts."""
+    return {name: {"units": a.units, "money": a.money} for name, a in amounts.items()}

@@ -1,0 +1,144 @@
+"""A session's summary and settlement: totals, pair matrix, counts per player, running totals.
+
+Amounts come from ``games.reports.ledger``; counts of fouls, scoops, royalties and naturals
+from each deal's stored tally. Void deals are left out of every total and listed as void.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Q, Sum
+
+from games.engine.tally import tally
+from games.models import Deal, ReviewLine, Session
+from games.reports import ledger
+
+ZERO = Decimal(0)
+
+
+def _no_counts(names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    return {
+        name: {
+            "deals": 0,
+            "fouls": 0,
+            "surrenders": 0,
+            "scoops": 0,
+            "naturals": 0,
+            "royalties": ZERO,
+            "royalty_rows": 0,
+        }
+        for name in names
+    }
+
+
+def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Deals, fouls, surrenders, scoops, naturals and royalties per player (active deals),
+    added up from each deal's stored tally; a deal stored before tallies existed is
+    tallied from its result."""
+    counts = _no_counts(names)
+    active = session.deals.filter(status=Deal.Status.ACTIVE).order_by()
+    tallies: list[Any] = list(active.filter(tally__isnull=False).values_list("tally", flat=True))
+    older = active.filter(tally__isnull=True).values_list("result", flat=True)
+    tallies.extend(tally(result) for result in older)
+    for deal in tallies:
+        for name, mine in deal.items():
+            total = counts.get(name)
+            if total is None:  # a player no longer seated: cannot happen through the services
+                continue
+            total["deals"] += 1
+            for key in ("fouls", "surrenders", "scoops", "naturals", "royalty_rows"):
+                total[key] += mine[key]
+            total["royalties"] += Decimal(mine["royalties"])
+    return counts
+
+
+def session_summary(session: Session) -> dict[str, Any]:
+    """Totals, pair matrix, counts per player and the running total after each active deal.
+
+    ``players`` (seat order): ``units`` and ``money`` (sums of ledger rows), ``deals``
+    played, ``fouls``, ``surrenders``, ``scoops`` (pairs whose three rows the player won),
+    ``naturals``, ``royalties`` (the sum of the player's row royalties) and
+    ``royalty_rows`` (rows that carried one). ``pairs``: ``pairs[x][y]`` is what x won from
+    y. ``running``: after each active deal, every seated player's cumulative units.
+    ``void_deals``: numbers of the deals voided, left out of everything else.
+    ``units_missed`` (per player) adds up what the arrangement review of each active deal
+    says the player left on the table; ``reviewed_deals`` tells how many of the ``deals``
+    have their review yet (it is computed in the background after each deal).
+    A fixed handful of queries, whatever the number of deals.
+    """
+    name_of = session.seat_names()
+    names = list(name_of.values())
+    pairs = ledger.pair_sums(ledger.session_ledger(session))
+    net = ledger.nets(pairs)
+    matrix = {
+        x: ledger.by_name(amounts) for x, amounts in ledger.pair_matrix(session, pairs).items()
+    }
+
+    deals = session.deals.aggregate(
+        active=Count("pk", filter=Q(status=Deal.Status.ACTIVE)),
+        void=Count("pk", filter=Q(status=Deal.Status.VOID)),
+        reviewed=Count("pk", filter=Q(status=Deal.Status.ACTIVE, review__isnull=False)),
+    )
+    void = []
+    if deals["void"]:
+        void = list(session.deals.filter(status=Deal.Status.VOID).values_list("number", flat=True))
+    counts = _counts(session, names)
+    running = [
+        {"deal": row.number, "units": {name: a.units for name, a in row.totals.items()}}
+        for row in ledger.running_totals(session)
+    ]
+
+    missed = _units_missed(session)
+    players = []
+    for pk, name in name_of.items():
+        units, money = net.get(pk, ledger.NOTHING)
+        players.append(
+            {"id": pk, "name": name, "units": units, "money": money}
+            | counts[name]
+            | {"units_missed": missed.get(pk, ZERO)}
+        )
+    return {
+        "session": session.pk,
+        "game": session.game,
+        "date": session.date,
+        "status": session.status,
+        "currency": session.group.currency,
+        "deals": deals["active"],
+        "reviewed_deals": deals["reviewed"],
+        "void_deals": sorted(void),
+        "players": players,
+        "pairs": matrix,
+        "running": running,
+    }
+
+
+def _units_missed(session: Session) -> dict[int, Decimal]:
+    """Per player id, the units missed over the active deals reviewed so far."""
+    lines = ReviewLine.objects.filter(deal__session=session, deal__status=Deal.Status.ACTIVE)
+    totals = lines.values("player").annotate(total=Sum("units_missed")).order_by()
+    return {row["player"]: row["total"] for row in totals}
+
+
+def settlement(session: Session) -> dict[str, Any]:
+    """Who pays whom to settle the session's money: the fewest transfers, and pair by pair.
+
+    Each transfer is ``{"from": payer, "to": payee, "amount": Decimal}``.
+    """
+    pairs = ledger.pair_sums(ledger.session_ledger(session))
+    net = {name: amounts.money for name, amounts in ledger.balances(session, pairs).items()}
+
+    def listed(transfers: Iterable[tuple[str, str, Decimal]]) -> list[dict[str, Any]]:
+        return [
+            {"from": payer, "to": payee, "amount": amount} for payer, payee, amount in transfers
+        ]
+
+    return {
+        "session": session.pk,
+        "currency": session.group.currency,
+        "net": net,
+        "fewest_transfers": listed(ledger.transfers(session, pairs=pairs)),
+        "pair_by_pair": listed(ledger.transfers(session, pair_by_pair=True, pairs=pairs)),
+    }

@@ -1,0 +1,81 @@
+"""The operations that change data, one module per aggregate.
+
+Every change runs in one transaction and checks the caller's role (``games.permissions``).
+Scoring is the engine's: a deal is scored under the rules stored on its session, and a
+``ScoreError`` from the engine propagates unchanged with nothing stored. Reading what was
+stored is ``games.reports``' job; the services never import the web or API layers.
+
+The names callers use are re-exported here: ``services.record_deal(...)``.
+"""
+
+from games.errors import (
+    DealNotActive,
+    HasHistory,
+    ImportRefused,
+    ServiceError,
+    SessionClosed,
+)
+from games.permissions import NotAllowed
+from games.services.deals import Recorded, edit_deal, record_deal, record_or_replay, void_deal
+from games.services.groups import (
+    add_member,
+    create_group,
+    delete_group,
+    remove_member,
+    set_member_role,
+    set_rules,
+    update_group,
+)
+from games.services.players import (
+    add_player,
+    delete_pair_stake,
+    delete_player,
+    set_pair_stake,
+    update_player,
+)
+from games.services.reviews import store_review
+from games.services.sessions import (
+    close_session,
+    delete_session,
+    fantasyland,
+    start_session,
+    target_reached,
+    update_session,
+)
+from games.services.transfer import EXPORT_FORMAT, export_group, import_group
+
+__all__ = [
+    "EXPORT_FORMAT",
+    "DealNotActive",
+    "HasHistory",
+    "ImportRefused",
+    "NotAllowed",
+    "Recorded",
+    "ServiceError",
+    "SessionClosed",
+    "add_member",
+    "add_player",
+    "close_session",
+    "create_group",
+    "delete_group",
+    "delete_pair_stake",
+    "delete_player",
+    "delete_session",
+    "edit_deal",
+    "export_group",
+    "fantasyland",
+    "import_group",
+    "record_deal",
+    "record_or_replay",
+    "remove_member",
+    "set_member_role",
+    "set_pair_stake",
+    "set_rules",
+    "start_session",
+    "store_review",
+    "target_reached",
+    "update_group",
+    "update_player",
+    "update_session",
+    "void_deal",
+]

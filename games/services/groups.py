@@ -1,0 +1,148 @@
+"""Groups: creating one, its members and their roles, its settings and its rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+
+from games.engine import Rules
+from games.errors import HasHistory, ServiceError
+from games.models import Deal, Group, Membership, RuleSet
+from games.permissions import require_owner
+from games.services import checks
+
+
+def create_group(
+    owner: User,
+    name: str,
+    currency: str,
+    unit_value: Decimal | int | str,
+    preset_spec: str | Mapping[str, Any],
+) -> Group:
+    """A new group owned by ``owner``, with its rules as version 1 (RuleError if invalid)."""
+    rules = Rules.from_mapping(preset_spec)
+    if not name.strip():
+        raise ServiceError("name: a group needs a name", "name")
+    code = checks.currency(currency)
+    value = checks.amount(unit_value, "unit_value")
+    with transaction.atomic():
+        group = Group.objects.create(name=name.strip(), currency=code, unit_value=value)
+        Membership.objects.create(user=owner, group=group, role=Membership.Role.OWNER)
+        RuleSet.objects.create(
+            group=group, version=1, spec=preset_spec, rules=rules.to_mapping(), created_by=owner
+        )
+    return group
+
+
+def add_member(group: Group, user: User, role: str, by: User) -> Membership:
+    """Owners add members (or other owners); a second membership for one user is refused."""
+    if role not in Membership.Role.values:
+        raise ServiceError(f"role: {role!r} is not one of owner, member", "role")
+    with transaction.atomic():
+        require_owner(by, group)
+        if Membership.objects.filter(group=group, user_id=user.pk).exists():
+            raise ServiceError(f"{user} is already a member of {group.name}", "user")
+        return Membership.objects.create(group=group, user=user, role=role)
+
+
+def update_group(
+    group: Group,
+    by: User,
+    *,
+    name: str | None = None,
+    currency: str | None = None,
+    unit_value: Decimal | int | str | None = None,
+) -> Group:
+    """Owners rename the group or change its stakes: currency and unit value.
+
+    Deals already recorded keep the stakes they were scored at.
+    """
+    changes: dict[str, Any] = {}
+    if name is not None:
+        if not name.strip():
+            raise ServiceError("name: a group needs a name", "name")
+        changes["name"] = name.strip()
+    if currency is not None:
+        changes["currency"] = checks.currency(currency)
+    if unit_value is not None:
+        changes["unit_value"] = checks.amount(unit_value, "unit_value")
+    with transaction.atomic():
+        require_owner(by, group)
+        locked = Group.objects.select_for_update().get(pk=group.pk)
+        for field, value in changes.items():
+            setattr(locked, field, value)
+        if changes:
+            locked.save(update_fields=list(changes))
+    return locked
+
+
+def delete_group(group: Group, by: User, confirm: str | None = None) -> None:
+    """Owners delete the group with everything in it.
+
+    A group with recorded deals is deleted only when ``confirm`` repeats its name exactly;
+    otherwise HasHistory, and nothing is deleted.
+    """
+    with transaction.atomic():
+        require_owner(by, group)
+        locked = Group.objects.select_for_update().get(pk=group.pk)
+        deals = Deal.objects.filter(session__group=locked).count()
+        if deals and confirm != locked.name:
+            raise HasHistory(
+                f"{locked.name} has {deals} recorded deal{'s' if deals != 1 else ''}:"
+                f" to delete it with its whole history, confirm with its name ({locked.name})"
+            )
+        # Seats and ledger rows protect their players, and sessions their rule sets:
+        # the sessions (with their seats, deals and ledger rows) go first.
+        locked.sessions.all().delete()
+        locked.delete()
+
+
+def set_member_role(membership: Membership, role: str, by: User) -> Membership:
+    """Owners make a member an owner or back; a group always keeps at least one owner."""
+    if role not in Membership.Role.values:
+        raise ServiceError(f"role: {role!r} is not one of owner, member", "role")
+    with transaction.atomic():
+        require_owner(by, membership.group)
+        locked = Membership.objects.select_for_update().get(pk=membership.pk)
+        if role == Membership.Role.MEMBER:
+            _keep_an_owner(locked)
+        locked.role = role
+        locked.save(update_fields=["role"])
+    return locked
+
+
+def remove_member(membership: Membership, by: User) -> None:
+    """Owners remove a member (their players and deals stay); never the last owner."""
+    with transaction.atomic():
+        require_owner(by, membership.group)
+        locked = Membership.objects.select_for_update().get(pk=membership.pk)
+        _keep_an_owner(locked)
+        locked.delete()
+
+
+def _keep_an_owner(membership: Membership) -> None:
+    # Locking the owners' rows makes two owners demoting each other queue.
+    owners = list(
+        Membership.objects.select_for_update()
+        .filter(group_id=membership.group_id, role=Membership.Role.OWNER)
+        .values_list("pk", flat=True)
+    )
+    if membership.role == Membership.Role.OWNER and len(owners) == 1:
+        raise ServiceError(f"{membership.user} is the group's only owner", "role")
+
+
+def set_rules(group: Group, spec: str | Mapping[str, Any], by: User) -> RuleSet:
+    """A new version of the group's rules; sessions already started keep theirs."""
+    rules = Rules.from_mapping(spec)
+    with transaction.atomic():
+        require_owner(by, group)
+        Group.objects.select_for_update().get(pk=group.pk)
+        latest = group.rule_sets.aggregate(v=Max("version"))["v"] or 0
+        return RuleSet.objects.create(
+            group=group, version=latest + 1, spec=spec, rules=rules.to_mapping(), created_by=by
+        )

@@ -1,0 +1,126 @@
+"""Players of a group and the stakes between two of them."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from games.errors import HasHistory, ServiceError
+from games.models import Group, PairStake, Player
+from games.permissions import require_member, require_owner
+from games.services.checks import amount
+
+
+def add_player(group: Group, name: str, by: User, user: User | None = None) -> Player:
+    """A player of the group: any member may add one (guests turn up at the table)."""
+    name = name.strip()
+    if not name:
+        raise ServiceError("name: a player needs a name", "name")
+    with transaction.atomic():
+        require_member(by, group)
+        if group.players.filter(name=name).exists():
+            raise ServiceError(f"{group.name} already has a player named {name!r}", "name")
+        if user is not None:
+            _check_not_linked(group, user)
+        return Player.objects.create(group=group, name=name, user=user)
+
+
+def _check_not_linked(group: Group, user: User, *, but: Player | None = None) -> None:
+    """A user plays as one player of a group: two would split their history."""
+    linked = group.players.filter(user_id=user.pk)
+    if but is not None:
+        linked = linked.exclude(pk=but.pk)
+    already = linked.first()
+    if already is not None:
+        raise ServiceError(
+            f"username: {user.get_username()} is already linked to the player {already.name}",
+            "username",
+        )
+
+
+_UNCHANGED: Any = object()
+
+
+def update_player(
+    player: Player, by: User, *, name: str | None = None, user: User | None = _UNCHANGED
+) -> Player:
+    """Owners rename a player or link them to a member's user (``user=None`` unlinks).
+
+    Names stay unique in the group. Deals keep the names they were scored under: each
+    session seats a player under the name they sat down with (``SessionSeat.name``), so a
+    new name is used from the next session on.
+    """
+    changes: dict[str, Any] = {}
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise ServiceError("name: a player needs a name", "name")
+        changes["name"] = name
+    with transaction.atomic():
+        group = player.group
+        require_owner(by, group)
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        if name is not None and group.players.filter(name=name).exclude(pk=locked.pk).exists():
+            raise ServiceError(f"{group.name} already has a player named {name!r}", "name")
+        if user is not _UNCHANGED:
+            if user is not None and not group.memberships.filter(user_id=user.pk).exists():
+                raise ServiceError(
+                    f"username: {user.get_username()} is not a member of {group.name}", "username"
+                )
+            if user is not None:
+                _check_not_linked(group, user, but=locked)
+            changes["user"] = user
+        for field, value in changes.items():
+            setattr(locked, field, value)
+        if changes:
+            locked.save(update_fields=list(changes))
+    return locked
+
+
+def delete_player(player: Player, by: User) -> None:
+    """Owners delete a player who never sat at a session (with their pair stakes).
+
+    A player with a seat has history (deals, ledger rows): HasHistory, nothing deleted.
+    """
+    with transaction.atomic():
+        require_owner(by, player.group)
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        sessions = locked.seats.count()
+        if sessions:
+            raise HasHistory(
+                f"{locked.name} has history: seated in {sessions}"
+                f" session{'s' if sessions != 1 else ''}, so the player cannot be deleted"
+                " (rename them instead)"
+            )
+        locked.delete()
+
+
+def set_pair_stake(
+    group: Group, first: Player, second: Player, multiplier: Decimal | int | str, by: User
+) -> PairStake:
+    """Two players' multiple of the unit (owners only); it changes only their pair's money."""
+    value = amount(multiplier, "multiplier")
+    if first.pk == second.pk:
+        raise ServiceError("a pair stake needs two different players", "players")
+    if first.group_id != group.pk or second.group_id != group.pk:
+        raise ServiceError(f"both players must belong to {group.name}", "players")
+    a, b = sorted((first, second), key=lambda p: p.pk)
+    with transaction.atomic():
+        require_owner(by, group)
+        stake, _ = PairStake.objects.update_or_create(
+            player_a=a, player_b=b, defaults={"group": group, "multiplier": value}
+        )
+    return stake
+
+
+def delete_pair_stake(stake: PairStake, by: User) -> None:
+    """Owners drop a pair's multiple: the pair plays at 1x from now on.
+
+    Deals already recorded keep the stakes they were scored at (stored with each deal).
+    """
+    with transaction.atomic():
+        require_owner(by, stake.group)
+        PairStake.objects.filter(pk=stake.pk).delete()

@@ -1,0 +1,388 @@
+"""What a settlement sheet or a ledger shows: a session's reports turned into a template's
+context, then into HTML (and, through ``games.pdf``, into a PDF).
+
+Everything is read from ``games.reports`` (totals, pair matrix, settlement, running totals,
+each player's ledger) and from the engine's stored results (each deal's units and marks);
+nothing is scored or summed again. Numbers, cards and names read as ``games.present``
+writes them.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import SafeString
+
+from games import reports
+from games import stakes as stored_stakes
+from games.charts import PLAYER_COLOURS, running_totals_svg
+from games.engine.rules import Rules, decimal_text
+from games.models import Deal, Document, Player, Session
+from games.monospace import Column, mono_blocks
+from games.present import (
+    game_name,
+    is_mau_binh,
+    money,
+    money_in,
+    multiple,
+    natural_name,
+    signed,
+    text_faces,
+)
+from games.rules_text import describe_rules
+
+ZERO = Decimal(0)
+TEMPLATES = {
+    Document.Kind.SHEET: "pdf/settlement_sheet.html",
+    Document.Kind.LEDGER: "pdf/ledger.html",
+}
+PAPER_SIZES = {Document.Paper.A4: "A4", Document.Paper.LETTER: "letter"}
+
+
+def _header(session: Session, produced_at: datetime.datetime) -> dict[str, Any]:
+    rules = Rules.from_mapping(session.rules)
+    local = timezone.localtime(produced_at)
+    return {
+        "group": session.group.name,
+        "currency": session.group.currency,
+        "date": session.date,
+        "place": session.place,
+        "status": session.status,
+        "game": game_name(rules),
+        "preset": rules.preset,
+        "rules_version": session.rule_set.version,
+        "produced_at": local.strftime("%Y-%m-%d %H:%M %Z"),
+        "rule_lines": describe_rules(rules),
+        "mau_binh": is_mau_binh(rules),
+    }
+
+
+def _stakes_lines(session: Session, deals: Sequence[Deal]) -> list[str]:
+    """The unit value and each pair's multiple as the active deals were played."""
+    unit_values: list[Decimal] = []
+    played: list[dict[stored_stakes.Pair, Decimal]] = []
+    for deal in deals:
+        stakes = deal.request.get("stakes")
+        value = stored_stakes.unit_value(stakes)
+        if value is not None and value not in unit_values:
+            unit_values.append(value)
+        played.append(stored_stakes.pair_multiples(stakes))
+    # A pair without an agreed multiple at a deal played it at the unit (x1).
+    pairs: dict[stored_stakes.Pair, list[Decimal]] = {key: [] for deal in played for key in deal}
+    for deal_pairs in played:
+        for key, multipliers in pairs.items():
+            multiplier = deal_pairs.get(key, Decimal(1))
+            if multiplier not in multipliers:
+                multipliers.append(multiplier)
+    currency = session.group.currency
+    if not unit_values:
+        unit_values = [session.group.unit_value]
+    values = ", then ".join(money_in(v, currency, sign=False) for v in unit_values)
+    lines = [f"One unit is worth {values}."]
+    for players, multipliers in pairs.items():
+        listed = ", then ".join(multiple(m) for m in multipliers)
+        lines.append(f"{' and '.join(players)} play at {listed} the unit.")
+    if not pairs:
+        lines.append("Every pair plays at the unit.")
+    return lines
+
+
+# Long listings (a deal per line) are set as monospaced text rather than HTML tables, and
+# without a span per cell: WeasyPrint lays out every table cell and every inline box on its
+
+
+def _scoops(result: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Who scooped whom in a deal's result (Criss Cross: per hand)."""
+    scoops: dict[str, list[str]] = {}
+    for pair in result.get("pairs", ()):
+        for hand in pair.get("hands") or (pair,):
+            winner = hand.get("scoop")
+            if winner:
+                loser = next(name for name in pair["players"] if name != winner)
+                scoops.setdefault(winner, []).append(loser)
+    return scoops
+
+
+def _deal_cells(deal: Deal, names: Sequence[str], rules: Rules) -> list[str]:
+    """A deal's line of the deal-by-deal listing: each player's units and marks, then notes."""
+    number = str(deal.number)
+    if deal.status == Deal.Status.VOID:
+        return [number, *("" for _ in names), "void: counts nowhere"]
+    by_name = {player["name"]: player for player in deal.result["players"]}
+    scoops = _scoops(deal.result)
+    cells, notes = [number], []
+    for name in names:
+        player = by_name.get(name)
+        if player is None:
+            cells.append("")
+            continue
+        marks = []
+        if player.get("fouled"):
+            marks.append("F")
+            false = player.get("false_natural")
+            notes.append(
+                f"{name}: false {natural_name(false, rules)}" if false else f"{name} fouls"
+            )
+        if player.get("surrendered"):
+            marks.append("X")
+            notes.append(f"{name} surrenders")
+        for hand in player.get("hands") or (player,):
+            if hand.get("natural"):
+                marks.append("N")
+                notes.append(f"{name}: {natural_name(hand['natural'], rules)}")
+        if name in scoops:
+            count = len(scoops[name])
+            marks.append("S" if count == 1 else f"S{count}")
+            notes.append(f"{name} scoops {'+'.join(scoops[name])}")
+        if player.get("fantasyland_next"):
+            marks.append("L")
+        units = Decimal(player["units"])
+        cells.append(f"{signed(units):>7} {''.join(marks):<3}")
+    cells.append("; ".join(notes))
+    return cells
+
+
+def _deal_blocks(
+    deals: Sequence[Deal], names: Sequence[str], rules: Rules, totals: Sequence[Mapping[str, Any]]
+) -> list[SafeString]:
+    columns = [
+        Column("Deal", 5),
+        *(Column(f"{name[:10]:>7}", 11, "<") for name in names),
+        Column("Notes", 0, "<"),
+    ]
+    rows = [_deal_cells(deal, names, rules) for deal in deals]
+    total = ["Total", *(f"{row['units']:>7}    " for row in totals), "units"]
+    return mono_blocks(columns, rows, total)
+
+
+NOTABLE_ROYALTIES = 12
+
+
+def _notable_hands(deals: Iterable[Deal], rules: Rules) -> list[dict[str, Any]]:
+    """The hands of the night, with their cards: every natural, then the rows that earned
+    the biggest royalties (at most ``NOTABLE_ROYALTIES``), in deal order."""
+    naturals: list[dict[str, Any]] = []
+    royalties: list[tuple[Decimal, dict[str, Any]]] = []
+    for deal in deals:
+        if deal.status != Deal.Status.ACTIVE:
+            continue
+        for player in deal.result["players"]:
+            for hand in player.get("hands") or (player,):
+                natural = hand.get("natural")
+                if natural:
+                    rows = hand.get("rows") or {}
+                    shown = " ".join(
+                        rows[row]["cards"] for row in ("front", "middle", "back") if row in rows
+                    )
+                    naturals.append(
+                        {
+                            "deal": deal.number,
+                            "player": player["name"],
+                            "what": natural_name(natural, rules),
+                            "cards": text_faces(shown),
+                            "value": "",
+                        }
+                    )
+                    continue
+                if player.get("fouled"):
+                    continue
+                for row, data in (hand.get("rows") or {}).items():
+                    royalty = Decimal(data.get("royalty") or 0)
+                    if royalty:
+                        entry = {
+                            "deal": deal.number,
+                            "player": player["name"],
+                            "what": f"{row}: {data['label']}",
+                            "cards": data["cards"],
+                            "value": f"royalty {decimal_text(royalty)}",
+                        }
+                        royalties.append((royalty, entry))
+    royalties.sort(key=lambda item: (-item[0], item[1]["deal"]))
+    best = [
+        entry | {"cards": text_faces(entry["cards"])} for _, entry in royalties[:NOTABLE_ROYALTIES]
+    ]
+    return sorted(naturals + best, key=lambda entry: entry["deal"])
+
+
+def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -> dict[str, Any]:
+    """Everything the session's settlement sheet shows, formatted for the page."""
+    produced_at = produced_at or timezone.now()
+    summary = reports.session_summary(session)
+    settled = reports.settlement(session)
+    rules = Rules.from_mapping(session.rules)
+    deals = list(session.deals.order_by("number"))
+    names = [player["name"] for player in summary["players"]]
+    currency = session.group.currency
+
+    running_deals = [entry["deal"] for entry in summary["running"]]
+    running = {name: [entry["units"][name] for entry in summary["running"]] for name in names}
+
+    totals = [
+        {
+            "name": p["name"],
+            "colour": PLAYER_COLOURS[k % len(PLAYER_COLOURS)],
+            "units": signed(p["units"]),
+            "money": money(p["money"], sign=True),
+            "deals": p["deals"],
+            "fouls": p["fouls"],
+            "surrenders": p["surrenders"],
+            "scoops": p["scoops"],
+            "naturals": p["naturals"],
+            "royalties": decimal_text(p["royalties"]),
+            "negative": p["money"] < 0,
+            "units_missed": decimal_text(p.get("units_missed", ZERO)),
+        }
+        for k, p in enumerate(summary["players"])
+    ]
+    matrix = [
+        {
+            "name": x,
+            "cells": [
+                None
+                if x == y
+                else {
+                    "units": signed(summary["pairs"][x][y]["units"]),
+                    "money": money(summary["pairs"][x][y]["money"], sign=True),
+                }
+                for y in names
+            ],
+        }
+        for x in names
+    ]
+
+    def transfers(listed: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
+        return [
+            {"payer": t["from"], "payee": t["to"], "amount": money(t["amount"])} for t in listed
+        ]
+
+    active = [deal for deal in deals if deal.status == Deal.Status.ACTIVE]
+    return {
+        **_header(session, produced_at),
+        "title": f"{session.group.name}: settlement of {session.date:%d %B %Y}",
+        "names": names,
+        "stakes_lines": _stakes_lines(session, active),
+        "deal_blocks": _deal_blocks(deals, names, rules, totals),
+        "active_deals": summary["deals"],
+        "void_deals": summary["void_deals"],
+        "totals": totals,
+        "reviewed_deals": summary.get("reviewed_deals", 0),
+        "rows_game": rules.game != "big-two",
+        "matrix": matrix,
+        "fewest_transfers": transfers(settled["fewest_transfers"]),
+        "pair_by_pair": transfers(settled["pair_by_pair"]),
+        "chart": running_totals_svg(
+            running_deals, running, title="Running total of each player, in units"
+        )
+        if running_deals
+        else "",
+        "notable": _notable_hands(deals, rules),
+        "currency": currency,
+        "settled": not settled["fewest_transfers"],
+    }
+
+
+def _ledger_columns(currency: str) -> list[Column]:
+    return [
+        Column("Deal", 4),
+        Column("Stake", 6),
+        Column("Units", 8),
+        Column(currency, 11),
+        Column("Balance", 9),
+        Column(f"Balance {currency}", 14),
+    ]
+
+
+def _ledger_cells(deal: Mapping[str, Any]) -> list[str]:
+    """A deal of a ledger: its stake, units and money, and the balances after it."""
+    return [
+        str(deal["deal"]),
+        multiple(deal["multiplier"]),
+        signed(deal["units"]),
+        money(deal["money"], sign=True),
+        signed(deal["balance_units"]),
+        money(deal["balance_money"], sign=True),
+    ]
+
+
+def ledger_data(
+    session: Session, player: Player, produced_at: datetime.datetime | None = None
+) -> dict[str, Any]:
+    """Everything the player's per-opponent ledger of the session shows, formatted."""
+    produced_at = produced_at or timezone.now()
+    ledger = reports.opponent_ledger(session.group, player, session=session)
+    # The names they sat down with, as on the sheet, even if renamed since.
+    seat_names = session.seat_names()
+    seat_name = seat_names.get(player.pk, player.name)
+    currency = session.group.currency
+    opponents = []
+    for entry in ledger["opponents"]:
+        entry["name"] = seat_names.get(entry["id"], entry["name"])
+        net = entry["money"]
+        if net > 0:
+            settle = f"{entry['name']} pays {seat_name} {money_in(net, currency, sign=False)}"
+        elif net < 0:
+            settle = f"{seat_name} pays {entry['name']} {money_in(-net, currency, sign=False)}"
+        else:
+            settle = f"{seat_name} and {entry['name']} are even"
+        multipliers = []
+        for deal in entry["deals"]:
+            if deal["multiplier"] not in multipliers:
+                multipliers.append(deal["multiplier"])
+        opponents.append(
+            {
+                "name": entry["name"],
+                "stake": ", then ".join(multiple(m) for m in multipliers),
+                "stake_now": multiple(entry["stake"]),
+                "units": signed(entry["units"]),
+                "money": money(net, sign=True),
+                "settle": settle,
+                "blocks": mono_blocks(
+                    _ledger_columns(currency), [_ledger_cells(deal) for deal in entry["deals"]]
+                ),
+            }
+        )
+    return {
+        **_header(session, produced_at),
+        "title": f"{seat_name}'s ledger: {session.group.name}, {session.date:%d %B %Y}",
+        "player": seat_name,
+        "units": signed(ledger["units"]),
+        "money": money(ledger["money"], sign=True),
+        "opponents": opponents,
+    }
+
+
+def document_html(
+    kind: str,
+    session: Session,
+    player: Player | None,
+    paper: str,
+    produced_at: datetime.datetime | None = None,
+) -> str:
+    """The filled template of a session's sheet, or of a player's ledger."""
+    data: dict[str, Any]
+    if kind == Document.Kind.SHEET:
+        data = sheet_data(session, produced_at)
+    else:
+        if player is None:
+            raise ValueError("a ledger needs a player")
+        data = ledger_data(session, player, produced_at)
+    data["page_size"] = PAPER_SIZES[Document.Paper(paper)]
+    return render_to_string(TEMPLATES[Document.Kind(kind)], data)
+
+
+def render(
+    kind: str,
+    session: Session,
+    player: Player | None = None,
+    paper: str = Document.Paper.A4,
+    produced_at: datetime.datetime | None = None,
+) -> bytes:
+    """The PDF of a session's settlement sheet (``kind`` "sheet") or a player's ledger."""
+    from games import pdf  # WeasyPrint is imported only where a PDF is made
+
+    return pdf.html_to_pdf(document_html(kind, session, player, paper, produced_at))

@@ -1,0 +1,49 @@
+"""What every page needs: the signed-in user, the group or session asked for and the
+user's role in it (404 for anyone outside the group, 403 for a member where an owner is
+needed)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from games.engine import Rules
+from games.models import Group, Membership, Session
+from games.permissions import NotAllowed, role_of
+
+
+def user_of(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # every view is behind login_required
+    return user
+
+
+def group_for(request: HttpRequest, pk: int) -> tuple[Group, str]:
+    """The group and the user's role in it; 404 for anyone outside it."""
+    group = get_object_or_404(Group, pk=pk)
+    role = role_of(user_of(request), group)
+    if role is None:
+        raise Http404("no such group")
+    return group, role
+
+
+def session_for(request: HttpRequest, pk: int) -> tuple[Session, str]:
+    session = get_object_or_404(Session.objects.select_related("group"), pk=pk)
+    role = role_of(user_of(request), session.group)
+    if role is None:
+        raise Http404("no such session")
+    return session, role
+
+
+def require_owner_role(role: str) -> None:
+    if role != Membership.Role.OWNER:
+        raise NotAllowed("only an owner of the group may do this")
+
+
+def seat_names(session: Session) -> list[str]:
+    return list(session.seat_names().values())
+
+
+def session_rules(session: Session) -> Rules:
+    return Rules.from_mapping(session.rules)

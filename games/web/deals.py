@@ -1,0 +1,246 @@
+"""Entering a deal, correcting one, voiding one, and the live preview while it is typed.
+
+The form is read by ``games.web.entry`` the same way for a plain POST (saving without
+JavaScript) and for the preview the page's script asks for.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import services
+from games.engine import Rules, ScoreError
+from games.models import Deal, Session
+from games.present import game_name, signed
+from games.web import entry
+from games.web.common import require_owner_role, seat_names, session_for, session_rules, user_of
+
+# Fields of the deal form with a feedback line of their own: errors go beside them.
+ROW_FIELDS = frozenset({"front", "middle", "back", "cards", "cards_left", "discards", "cards13"})
+
+
+def _entry_context(
+    session: Session,
+    entries: Sequence[entry.SeatEntry],
+    *,
+    show_feedback: bool,
+    error: entry.Preview | None = None,
+) -> dict[str, Any]:
+    rules = session_rules(session)
+    feedback = (
+        entry.analyse(entries, rules)
+        if show_feedback
+        else [entry.SeatFeedback(e.name) for e in entries]
+    )
+    fantasy = services.fantasyland(session) if session.game == Session.Game.OPEN_FACE else {}
+    seats = []
+    for k, (typed, seen) in enumerate(zip(entries, feedback, strict=True)):
+        seat_error, row_errors = "", {}
+        if error is not None and error.seat == k:
+            if error.row in ROW_FIELDS:
+                row_errors[error.row] = error.error
+            else:
+                seat_error = error.error
+        rows = []
+        for row in entry.ROWS:
+            fb = seen.rows.get(row) or entry.RowFeedback(getattr(typed, row))
+            rows.append(
+                {
+                    "name": row,
+                    "size": entry.ROW_SIZES[row],
+                    "value": getattr(typed, row),
+                    "feedback": fb,
+                    "error": row_errors.get(row, ""),
+                }
+            )
+        seats.append(
+            {
+                "k": k,
+                "prefix": entry.prefix(k),
+                "entry": typed,
+                "rows": rows,
+                "foul": seen.foul,
+                "error": seat_error or seen.error,
+                "row_errors": row_errors,
+                "cards_feedback": seen.rows.get("cards"),
+                "fantasy": fantasy.get(typed.name),
+            }
+        )
+    form_error = error.error if error is not None and error.seat is None and error.error else ""
+    return {
+        "session": session,
+        "group": session.group,
+        "seats": seats,
+        "naturals": entry.allowed_naturals(rules) if session.game == Session.Game.CHINESE else [],
+        "surrender_allowed": rules.surrender_cost is not None,
+        "form_error": form_error,
+        "game_name": game_name(rules),
+        "idempotency_key": uuid.uuid4().hex,
+        "criss_cross": rules.criss_cross,
+    }
+
+
+def _apply_arrange(
+    request: HttpRequest, entries: list[entry.SeatEntry], rules: Rules
+) -> entry.Preview | None:
+    """The "arrange" button of seat k: fill its rows from its 13 cards (or say why not)."""
+    k = int(request.POST["arrange"]) if request.POST["arrange"].isdigit() else -1
+    if not 0 <= k < len(entries):
+        return None
+    try:
+        entries[k].front, entries[k].middle, entries[k].back = entry.arrange(
+            entries[k].cards13, rules
+        )
+    except ScoreError as exc:
+        return entry.Preview(error=exc.message, field=f"players[{k}].cards13")
+    return None
+
+
+def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> HttpResponse:
+    """Enter a new deal (``deal`` None) or correct one; a plain POST saves it."""
+    names = seat_names(session)
+    template = "web/deal_form.html"
+    extra: dict[str, Any] = {"deal": deal}
+    if request.method == "GET":
+        if deal is None:
+            entries = [entry.SeatEntry(name) for name in names]
+        else:
+            entries = entry.entries_from_request(deal.request["players"], names)
+        return render(
+            request,
+            template,
+            _entry_context(session, entries, show_feedback=deal is not None) | extra,
+        )
+    entries = entry.read_entries(request.POST, names)
+    extra["reason"] = request.POST.get("reason", "")
+    rules = session_rules(session)
+    if "arrange" in request.POST:
+        problem = _apply_arrange(request, entries, rules)
+        context = _entry_context(session, entries, show_feedback=True, error=problem)
+        return render(request, template, context | extra, status=400 if problem else 200)
+    players = entry.request_players(entries, session.game)
+    user = user_of(request)
+    try:
+        if deal is None:
+            key = request.POST.get("idempotency_key") or None
+            saved = services.record_or_replay(session, players, user, key).deal
+            messages.success(request, f"Deal {saved.number} saved.")
+        else:
+            saved = services.edit_deal(deal, players, user, reason=extra["reason"])
+            messages.success(request, f"Deal {saved.number} corrected (version {saved.version}).")
+    except ScoreError as exc:
+        problem = entry.Preview(error=exc.message, field=exc.field)
+        context = _entry_context(session, entries, show_feedback=True, error=problem)
+        return render(request, template, context | extra, status=400)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("web:session", pk=session.pk)
+    return redirect(reverse("web:session", args=[session.pk]) + "#scoreboard")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
+    session, _ = session_for(request, pk)
+    if not session.is_open:
+        messages.error(request, "This session is closed: its deals are read-only.")
+        return redirect("web:summary", pk=session.pk)
+    return _deal_form(request, session, None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    session, _ = session_for(request, pk)
+    deal = get_object_or_404(session.deals, number=number)
+    if not session.is_open or not deal.is_active:
+        messages.error(
+            request,
+            f"Deal {number} cannot be changed: "
+            + ("the session is closed." if not session.is_open else "it is void."),
+        )
+        return redirect("web:session", pk=session.pk)
+    return _deal_form(request, session, deal)
+
+
+@login_required
+@require_POST
+def deal_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    session, role = session_for(request, pk)
+    require_owner_role(role)
+    deal = get_object_or_404(session.deals, number=number)
+    try:
+        services.void_deal(deal, user_of(request), reason=request.POST.get("reason", ""))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Deal {number} is void: it stays listed and counts for nothing.")
+    return redirect(reverse("web:session", args=[session.pk]) + "#deals")
+
+
+@login_required
+@require_POST
+def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
+    """Live feedback as the deal is typed: rows, fouls, duplicates and the units, as JSON."""
+    session, _ = session_for(request, pk)
+    names = seat_names(session)
+    rules = session_rules(session)
+    entries = entry.read_entries(request.POST, names)
+    body: dict[str, Any] = {}
+    if "arrange" in request.POST:
+        problem = _apply_arrange(request, entries, rules)
+        if problem is not None:
+            return JsonResponse({"arrange_error": problem.error, "seat": problem.seat}, status=400)
+        k = int(request.POST["arrange"])
+        body["arranged"] = {"seat": k, **{row: getattr(entries[k], row) for row in entry.ROWS}}
+    seats = entry.analyse(entries, rules)
+    body["seats"] = [
+        {
+            "name": seat.name,
+            "foul": seat.foul,
+            "rows": {
+                row: {
+                    "cards": fb.cards,
+                    "label": fb.label,
+                    "error": fb.error,
+                    "duplicate": fb.duplicate,
+                }
+                for row, fb in seat.rows.items()
+            },
+        }
+        for seat in seats
+    ]
+    if entry.complete(entries, session.game):
+        fantasy = services.fantasyland(session) if session.game == Session.Game.OPEN_FACE else None
+        result = entry.preview(entry.request_players(entries, session.game, fantasy), rules)
+        if result.result is not None:
+            body["units"] = [
+                {
+                    "name": p["name"],
+                    "units": signed(Decimal(p["units"])),
+                    "fouled": p.get("fouled", False),
+                }
+                for p in result.result["players"]
+            ]
+            body["pairs"] = [
+                {
+                    "players": pair["players"],
+                    "units": signed(Decimal(pair["units"])),
+                    "kind": pair["kind"],
+                    "scoop": pair.get("scoop"),
+                }
+                for pair in result.result["pairs"]
+            ]
+        else:
+            body["error"] = {"message": result.error, "seat": result.seat, "row": result.row}
+    return JsonResponse(body)

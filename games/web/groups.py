@@ -1,0 +1,186 @@
+"""The group pages: the list of a user's groups, one group (sessions, standings, rules,
+players, stakes), its rules form and its stakes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import reports, services
+from games.engine import ScoreError
+from games.engine.rules import PRESETS
+from games.models import Group, Membership, Player
+from games.present import GAME_NAMES, money_in, signed, units
+from games.web import rules_form
+from games.web.common import group_for, require_owner_role, user_of
+
+
+def _rules_summary(spec: Any, rules: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(option, value, sentence) for every option of the rules' game.
+
+    A royalty or naturals table is named as agreed (or as the preset names it).
+    """
+    preset = str(rules.get("preset", "standard"))
+    agreed = spec if isinstance(spec, Mapping) else {}
+    rows = []
+    for option in rules_form.options_for(preset):
+        value = rules.get(option.name)
+        if isinstance(value, Mapping) and isinstance(agreed.get(option.name), str):
+            text = agreed[option.name]
+        elif isinstance(value, Mapping) and option.name not in agreed:
+            text = rules_form.preset_value(preset, option)
+        else:
+            text = rules_form.describe_value(option, value)
+        rows.append((option.name, text, option.sentence))
+    return rows
+
+
+@login_required
+@require_GET
+def group_list(request: HttpRequest) -> HttpResponse:
+    memberships = (
+        Membership.objects.filter(user=user_of(request))
+        .select_related("group")
+        .annotate(open_sessions=Count("group__sessions", filter=Q(group__sessions__status="open")))
+        .order_by("group__name")
+    )
+    return render(request, "web/group_list.html", {"memberships": memberships})
+
+
+def _group_context(group: Group, role: str) -> dict[str, Any]:
+    rule_set = group.current_rule_set()
+    standings = reports.group_standings(group)
+    for row in standings["players"]:
+        row["units_text"] = signed(row["units"])
+        row["money_text"] = money_in(row["money"], group.currency)
+    players = list(group.players.all())
+    stakes = [
+        (stake, units(stake.multiplier))
+        for stake in group.pair_stakes.select_related("player_a", "player_b")
+    ]
+    return {
+        "group": group,
+        "role": role,
+        "is_owner": role == Membership.Role.OWNER,
+        "sessions": group.sessions.annotate(
+            deal_count=Count("deals", filter=Q(deals__status="active"))
+        ).prefetch_related("seats"),
+        "standings": standings["players"],
+        "rule_set": rule_set,
+        "rules_summary": _rules_summary(rule_set.spec, rule_set.rules),
+        "players": players,
+        "stakes": stakes,
+        "unit_value": units(group.unit_value),
+        "game_names": GAME_NAMES,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The group's sessions, standings, rules and players; members add players here."""
+    group, role = group_for(request, pk)
+    context = _group_context(group, role)
+    if request.method == "POST":
+        name = request.POST.get("name", "")
+        try:
+            services.add_player(group, name, by=user_of(request))
+        except services.ServiceError as error:
+            context.update(player_error=error.message, player_name=name)
+            return render(request, "web/group_detail.html", context, status=400)
+        messages.success(request, f"{name.strip()} joined the table.")
+        return redirect("web:group", pk=group.pk)
+    return render(request, "web/group_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
+    """Owners pick a preset and override options; the engine validates the result."""
+    group, role = group_for(request, pk)
+    require_owner_role(role)
+    rule_set = group.current_rule_set()
+    values = rules_form.initial_from_spec(rule_set.spec)
+    error, error_field = "", None
+    if request.method == "POST":
+        values = {key: str(value) for key, value in request.POST.items()}
+    if request.method == "POST" and "show" not in request.POST:
+        spec = rules_form.spec_from_form(request.POST, rule_set.spec)
+        try:
+            services.set_rules(group, spec, by=user_of(request))
+        except ScoreError as exc:
+            error, error_field = exc.message, exc.field
+        else:
+            messages.success(request, "New rules saved: sessions started from now use them.")
+            return redirect("web:group", pk=group.pk)
+    typed = values.get("preset", "")
+    preset: str = typed if typed in PRESETS else str(rule_set.rules["preset"])
+    option_name = (error_field or "").removeprefix("rules.").split(".")[0]
+    same_preset = isinstance(rule_set.spec, Mapping) and rule_set.spec.get("preset") == preset
+    kept = rules_form.custom_tables(rule_set.spec) if same_preset else {}
+    options = [
+        {
+            "option": option,
+            "value": values.get(option.name, ""),
+            "preset_value": "the agreed custom table"
+            if option.name in kept
+            else rules_form.preset_value(preset, option),
+            "error": error if option_name == option.name else "",
+        }
+        for option in rules_form.OPTIONS
+    ]
+    applies = {option.name for option in rules_form.options_for(preset)}
+    context = {
+        "group": group,
+        "presets": [(name, PRESETS[name].get("game", "chinese")) for name in PRESETS],
+        "preset": values.get("preset", ""),
+        "options": options,
+        "applies": applies,
+        "error": error if not any(o["error"] for o in options) else "",
+        "rule_set": rule_set,
+    }
+    return render(request, "web/group_rules.html", context, status=400 if error else 200)
+
+
+def _player(group: Group, pk: str) -> Player:
+    if not pk.isdigit():
+        raise Http404("no such player")
+    return get_object_or_404(group.players, pk=pk)
+
+
+@login_required
+@require_POST
+def group_stakes(request: HttpRequest, pk: int) -> HttpResponse:
+    """Owners change the unit's value and currency, or one pair's multiple of it."""
+    group, role = group_for(request, pk)
+    require_owner_role(role)
+    user = user_of(request)
+    try:
+        if "multiplier" in request.POST:
+            first = _player(group, request.POST.get("first", ""))
+            second = _player(group, request.POST.get("second", ""))
+            services.set_pair_stake(group, first, second, request.POST["multiplier"], by=user)
+            messages.success(
+                request, f"{first} and {second} now play at x{request.POST['multiplier']}."
+            )
+        else:
+            services.update_group(
+                group,
+                user,
+                unit_value=request.POST.get("unit_value", ""),
+                currency=request.POST.get("currency", ""),
+            )
+            messages.success(request, "Stakes saved: deals recorded from now use them.")
+    except services.ServiceError as error:
+        context = _group_context(group, role)
+        context.update(stakes_error=error.message, stakes_values=request.POST)
+        return render(request, "web/group_detail.html", context, status=400)
+    return redirect(reverse("web:group", args=[group.pk]) + "#stakes")
