@@ -1,0 +1,204 @@
+"""The shape of the code: imports run downhill, from the engine up to the pages.
+
+The graph is built from the source with ``ast`` (nothing is imported), every import
+counted, those inside functions too: a cycle hidden in a function is still a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "games"
+LONGEST = 450  # lines; migrations aside
+
+Graph = dict[str, set[str]]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules(root: Path = PACKAGE) -> dict[str, Path]:
+    return {
+        module_name(path): path
+        for path in sorted(root.rglob("*.py"))
+        if "migrations" not in path.relative_to(ROOT).parts
+    }
+
+
+def imported(
+    tree: ast.AST, name: str, is_package: bool, known: Iterable[str] = ()
+) -> Iterator[str]:
+    """Every module an import statement of the module names, resolved to absolute.
+
+    ``from games import reports`` imports the module ``games.reports`` when it is one of
+    ``known``; otherwise a name of the package ``games`` itself. (The package of a module
+    is always imported before it, so that edge makes no cycle of its own.)
+    """
+    submodules = set(known)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".")
+                base = base[: len(base) - node.level + (1 if is_package else 0)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            names = [f"{target}.{alias.name}" for alias in node.names]
+            modules_named = [full for full in names if full in submodules]
+            yield from modules_named
+            if len(modules_named) < len(names):
+                yield target
+
+
+def import_graph(known: dict[str, Path]) -> Graph:
+    """Module -> the modules of ``known`` it imports (a package's own ``__init__`` aside)."""
+    graph: Graph = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(), str(path))
+        targets = imported(tree, name, path.name == "__init__.py", known)
+        graph[name] = {t for t in targets if t in known and t != name}
+    return graph
+
+
+def cycles(graph: Graph) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def reachable(graph: Graph, start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+GRAPH = import_graph(modules())
+
+
+def test_the_graph_is_read_from_the_source() -> None:
+    assert "games.services.deals" in GRAPH["games.services"]
+    assert "games.reports.ledger" in GRAPH["games.services.sessions"]
+    assert "games.engine" in GRAPH["games.services.deals"]
+
+
+def test_no_import_cycle_under_games() -> None:
+    assert cycles(GRAPH) == []
+
+
+def test_a_cycle_is_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "is_package", "expected"),
+    [
+        ("from games import reports", "games.web.x", False, {"games.reports"}),
+        ("from games.reports import x", "games.web.x", False, {"games.reports"}),
+        (
+            "from games.reports import ledger, x",
+            "games.web.x",
+            False,
+            {"games.reports", "games.reports.ledger"},
+        ),
+        ("from . import ledger", "games.reports", True, {"games.reports.ledger"}),
+        ("from .ledger import x", "games.reports.summary", False, {"games.reports.ledger"}),
+        ("def f():\n    import games.pdf", "games.sheets", False, {"games.pdf"}),
+    ],
+)
+def test_imports_are_resolved(source: str, name: str, is_package: bool, expected: set[str]) -> None:
+    known = {"games.reports", "games.reports.ledger", "games.pdf"}
+    found = set(imported(ast.parse(source), name, is_package, known))
+    assert found == expected
+
+
+@pytest.mark.parametrize("layer", ["games.services", "games.reports"])
+def test_services_and_reports_reach_neither_the_web_nor_the_api(layer: str) -> None:
+    starts = [name for name in GRAPH if name == layer or name.startswith(f"{layer}.")]
+    reached = set().union(*(reachable(GRAPH, start) for start in starts))
+    assert not {m for m in reached if m.startswith(("games.web", "games.api"))}
+
+
+def test_reports_only_read() -> None:
+    starts = [name for name in GRAPH if name.startswith("games.reports")]
+    reached = set().union(*(reachable(GRAPH, start) for start in starts))
+    assert not {m for m in reached if m.startswith("games.services")}
+
+
+def test_the_engine_imports_only_itself() -> None:
+    for name, path in modules().items():
+        if not name.startswith("games.engine"):
+            continue
+        tree = ast.parse(path.read_text())
+        outside = {
+            target
+            for target in imported(tree, name, path.name == "__init__.py")
+            if target.startswith("games") and not target.startswith("games.engine")
+        }
+        assert not outside, name
+
+
+def test_only_pdf_imports_weasyprint() -> None:
+    importers = {
+        name
+        for name, path in modules().items()
+        if any(
+            t.split(".")[0] == "weasyprint"
+            for t in imported(ast.parse(path.read_text()), name, False)
+        )
+    }
+    assert importers == {"games.pdf"}
+
+
+def test_no_module_is_too_long() -> None:
+    long = {
+        name: lines
+        for name, path in modules().items()
+        if (lines := len(path.read_text().splitlines())) > LONGEST
+    }
+    assert long == {}

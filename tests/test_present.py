@@ -1,0 +1,88 @@
+"""How numbers, cards and names read on the pages and the sheets (``games.present``), and
+the stored stakes format (``games.stakes``)."""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+
+from games import present
+from games import stakes as stored_stakes
+from games.engine import Rules
+from games.engine.cards import parse_cards
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [("7.5", "+7.5"), ("-3", "-3"), ("0", "0"), ("-0", "0"), ("6.00", "+6"), ("0.125", "+0.125")],
+)
+def test_signed_units(value: str, text: str) -> None:
+    assert present.signed(D(value)) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "sign", "text"),
+    [
+        ("4.5", False, "4.50"),
+        ("4.5", True, "+4.50"),
+        ("-4.5", True, "-4.50"),
+        ("0.125", False, "0.125"),
+        ("325000", False, "325,000.00"),
+        ("-1234567.5", True, "-1,234,567.50"),
+        ("-0.001", False, "-0.001"),
+        ("-0.000", True, "0.00"),
+        ("0", True, "0.00"),
+    ],
+)
+def test_money(value: str, sign: bool, text: str) -> None:
+    assert present.money(D(value), sign=sign) == text
+
+
+def test_money_with_its_currency() -> None:
+    assert present.money_in(D("325000"), "VND") == "+325,000.00 VND"
+    assert present.money_in(D("-2"), "EUR", sign=False) == "-2.00 EUR"
+    assert present.multiple(D("2.50")) == "x2.5"
+
+
+def test_card_faces_from_cards_and_from_result_text_agree() -> None:
+    cards = parse_cards("Th 2s Ad Kc")
+    faces = present.card_faces(cards)
+    assert [(f["rank"], f["suit"], f["red"]) for f in faces] == [
+        ("10", "♥", True),
+        ("2", "♠", False),
+        ("A", "♦", True),
+        ("K", "♣", False),
+    ]
+    assert present.text_faces("Th 2s Ad Kc") == faces
+    assert present.text_faces(None) == []
+
+
+def test_game_and_natural_names_for_pages_and_sheets() -> None:
+    assert present.game_name(Rules.from_mapping("ofc")) == "Open-face Chinese poker"
+    assert present.game_name(Rules.from_mapping("mau-binh-south")) == "Mau Binh (Mậu Binh)"
+    mau_binh = Rules.from_mapping("mau-binh-north")
+    assert present.natural_name("six_pairs") == "six pairs"
+    assert present.natural_name("six_pairs", mau_binh) == "six pairs (lục phé bôn)"
+    assert present.capitalised(present.natural_name("three_flushes")) == "Three flushes"
+
+
+def test_stored_stakes_are_read_in_one_place() -> None:
+    stakes = stored_stakes.stakes_mapping(D("0.5"), [("Bob", "Ann", D(2)), ("Cy", "Di", D("1.5"))])
+    assert stakes == {
+        "unit_value": "0.5",
+        "pairs": [
+            {"players": ["Bob", "Ann"], "multiplier": "2"},
+            {"players": ["Cy", "Di"], "multiplier": "1.5"},
+        ],
+    }
+    assert stored_stakes.unit_value(stakes) == D("0.5")
+    assert stored_stakes.unit_value(None) is None
+    assert stored_stakes.multiple(stakes, "Ann", "Bob") == 2
+    assert stored_stakes.multiple(stakes, "Ann", "Cy") == 1
+    assert stored_stakes.pair_multiples(stakes) == {("Ann", "Bob"): 2, ("Cy", "Di"): D("1.5")}
+    assert stored_stakes.restricted(stakes, ["Ann", "Bob", "Cy"]) == {
+        "unit_value": "0.5",
+        "pairs": [{"players": ["Bob", "Ann"], "multiplier": "2"}],
+    }
+    assert stored_stakes.restricted(None, ["Ann"]) is None
