@@ -14,26 +14,16 @@ from typing import Any
 
 from games.engine import Rules, ScoreError, score_request
 from games.engine.arrange import arrange_heuristic
-from games.engine.cards import SUIT_CHARS, SUIT_SYMBOLS, Card, CardError, card_text
+from games.engine.cards import Card, CardError, card_text
 from games.engine.cards import parse_cards as engine_parse_cards
 from games.engine.ranking import describe, five_card_evaluator, three_card_evaluator
 from games.engine.request import ROW_SIZES
 from games.engine.rules import NATURALS
 from games.engine.scoring import Hand, score_hands
+from games.present import capitalised, card_faces, natural_name
 
 ROWS = tuple(ROW_SIZES)
 TEXT_FIELDS = ("front", "middle", "back", "cards13", "discards", "cards", "cards_left")
-NATURAL_NAMES = {
-    "six_pairs": "Six pairs",
-    "three_straights": "Three straights",
-    "three_flushes": "Three flushes",
-    "dragon": "Dragon (A to K)",
-    "no_broadway": "No broadway cards",
-    "clean_dragon": "Clean dragon (one suit)",
-    "same_color_13": "Thirteen of one colour",
-    "same_color_12": "Twelve of one colour",
-    "five_pairs_trips": "Five pairs and trips",
-}
 _FIELD = re.compile(r"^players\[(\d+)\]\.?(\w+)?")
 
 
@@ -147,23 +137,6 @@ def request_players(
                     player["in_fantasyland"] = entry.name in fantasy
         players.append(player)
     return players
-
-
-def card_faces(cards: Sequence[Card]) -> list[dict[str, Any]]:
-    """Cards as rank, suit symbol and colour, for the page to show (never colour alone)."""
-    faces = []
-    for card in cards:
-        text = card_text(card)
-        suit = SUIT_CHARS.index(text[1])
-        faces.append(
-            {
-                "rank": "10" if text[0] == "T" else text[0],
-                "suit": SUIT_SYMBOLS[suit],
-                "red": text[1] in "dh",
-                "text": text,
-            }
-        )
-    return faces
 
 
 def _row_label(cards: tuple[Card, ...], row: str, rules: Rules) -> str:
@@ -299,7 +272,7 @@ def arrange(text: str, rules: Rules) -> tuple[str, str, str]:
 def allowed_naturals(rules: Rules) -> list[tuple[str, str]]:
     """The naturals these rules pay, as (value, label) choices."""
     return [
-        (name, NATURAL_NAMES.get(name, name))
+        (name, capitalised(natural_name(name, rules)))
         for name in NATURALS
         if rules.naturals.get(name) is not None
     ]
