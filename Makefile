@@ -1,4 +1,4 @@
-# The commands the README names. Everything runs from the checkout inside .venv.
+# The commands the README and docs/ name. Everything runs from the checkout inside .venv.
 SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
