@@ -1,4 +1,4 @@
-# The commands the README names. Everything runs from the checkout inside .venv.
+# The commands the README and docs/ name. Everything runs from the checkout inside .venv.
 SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +7,7 @@ UV_VERSION := 0.13.9
 # uv must never fetch a Python of its own: the system's python3 is the only one.
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: venv run test lint bench format lock serve-prod
+.PHONY: venv run test lint bench format lock serve-prod docs
 
 venv: $(VENV)/.requirements-installed
 
@@ -48,7 +48,13 @@ format: venv
 lock: venv
 	$(BIN)/uv pip compile pyproject.toml --extra dev -o requirements.lock --python-version 3.11
 
-# Screenshots of the table-side pages for the README (headless /usr/bin/chromium).
+# The documentation site (mkdocs.yml, docs/) into site/. --strict turns every warning, a
+# broken link or a page missing from the nav, into a failure. NO_MKDOCS_2_WARNING only
+# silences Material's notice about its own end of life, which is no warning about the docs.
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# Screenshots of the table-side pages for the docs (headless /usr/bin/chromium).
 .PHONY: screenshots
 screenshots: venv
 	$(PY) docs/screenshots.py

@@ -1,4 +1,4 @@
-"""Screenshots of the table-side pages for the README (``make screenshots``).
+"""Screenshots of the table-side pages for the docs and the README (``make screenshots``).
 
 Builds a throw-away SQLite database with a night at the Friday club (the hands of
 ``tests/services/hands.py``), serves it with ``manage.py runserver`` and photographs the

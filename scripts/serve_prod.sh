@@ -8,7 +8,7 @@
 # RUN_WORKER=false runs gunicorn alone, for a worker run (and stopped) on its own, as
 # Docker's separate worker container is (scripts/prove_faults.py kills one that way).
 #
-# Every variable of the README's Configuration section is read from the environment; the
+# Every variable of docs/configuration.md is read from the environment; the
 # defaults below suit one machine serving plain HTTP on localhost. Behind a proxy that
 # terminates TLS, set SECURE_SSL_REDIRECT=1 and SECURE_PROXY_SSL_HEADER=1 (see
 # docs/operations.md). Without SECRET_KEY, a random one is made for this run only.
