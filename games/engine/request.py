@@ -15,10 +15,12 @@ from typing import Any, Final, NamedTuple
 from .bigtwo import BigTwoResult, Leftover, score_big_two
 from .cards import Card, CardError, card_text, cards_text, parse_cards
 from .errors import ScoreError
+from .hands import DealResult, Hand, PairResult, PlayerResult
 from .naturals import holds_natural
 from .ranking import five_card_evaluator
-from .rules import NATURALS, ROWS, Rules, decimal_text
-from .scoring import DealResult, Hand, PairResult, PlayerResult, score_hands
+from .rules import Rules, decimal_text
+from .scoring import score_hands
+from .tables import NATURALS, ROWS
 
 ROW_SIZES: Final = {"front": 3, "middle": 5, "back": 5}
 _ROW_SIZES: Final = tuple(ROW_SIZES.items())

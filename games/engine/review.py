@@ -13,8 +13,9 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
+from .hands import DealResult, Hand, Rows
 from .rules import Rules
-from .scoring import DealResult, Hand, Rows, _seat, score_hands
+from .scoring import _seat, score_hands
 from .splits import _FIVE_MASKS, _THREE_MASKS, Floats, Setting, _Hand13, _mask
 from .versus import _table_units
 

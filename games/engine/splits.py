@@ -17,10 +17,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .cards import RANK_OF, SUIT_OF, Card, cards_text
+from .hands import Rows
 from .naturals import holds_natural
 from .ranking import _FRONT_MASK, _KEY_MASK, CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH, Wheel, tables
 from .rules import Rules
-from .scoring import Rows, _Table, _table_for
+from .scoring import _Table, _table_for
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]
