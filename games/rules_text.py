@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from games.engine.cards import RANK_CHARS
+from games.engine.options import OPTIONS_BY_NAME
 from games.engine.rules import NATURALS, ROWS, Rules, decimal_text
 
 # English name, and the Vietnamese one used at Mau Binh tables (None where the rule book
@@ -268,7 +269,5 @@ def describe_rules(rules: Rules) -> list[str]:
     else:
         lines += _describe_naturals(rules)
         if rules.criss_cross:
-            lines.append(
-                "Criss Cross: two players, two hands each; each hand plays the one opposite."
-            )
+            lines.append(OPTIONS_BY_NAME["criss_cross"].sentence)
     return lines

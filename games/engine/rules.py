@@ -16,6 +16,7 @@ from functools import cache, cached_property, lru_cache
 from typing import Any, Final, Literal
 
 from .errors import RuleError
+from .options import OPTIONS_BY_GAME, OPTIONS_BY_NAME
 from .tables import (
     _NO_NATURALS,
     NATURAL_TABLES,
@@ -49,7 +50,11 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of the rule book; each preset fixes all of them."""
+    """Every option of the rule book; each preset fixes all of them.
+
+    Each field after ``preset`` and ``game`` has its entry in ``options.OPTIONS``: the kind
+    of value, its bounds or choices, the games it applies to and what it means.
+    """
 
     preset: str
     game: Game = "chinese"
@@ -94,40 +99,6 @@ class Rules:
         """``to_mapping()`` computed once; shared, so never change it."""
         return rules_to_mapping(self)
 
-
-_CHINESE_OPTIONS: Final = frozenset(
-    {
-        "wheel",
-        "middle",
-        "bonus",
-        "scoop_all_multiplier",
-        "foul_counts_as_scoop",
-        "royalties",
-        "royalty_mode",
-        "royalty_best_only",
-        "foul_penalty",
-        "foul_pays_royalties",
-        "surrender_cost",
-        "max_players",
-        "naturals",
-        "false_natural_penalty",
-        "natural_collects_from_surrendered",
-        "criss_cross",
-    }
-)
-_OPEN_FACE_OPTIONS: Final = (_CHINESE_OPTIONS - {"naturals", "criss_cross", "middle"}) | {
-    "fantasyland_cards",
-    "progressive",
-}
-_BIG_TWO_OPTIONS: Final = frozenset(
-    {"max_players", "multipliers", "two_multiplier", "losers_settle", "target_score"}
-)
-OPTIONS_BY_GAME: Final[dict[Game, frozenset[str]]] = {
-    "chinese": _CHINESE_OPTIONS,
-    "open-face": _OPEN_FACE_OPTIONS
-    - {"false_natural_penalty", "natural_collects_from_surrendered"},
-    "big-two": _BIG_TWO_OPTIONS,
-}
 
 _CLASSIC: Final[dict[str, Any]] = {
     "royalties": ROYALTY_TABLES["baseline"],
@@ -190,7 +161,7 @@ def rules_from_mapping(spec: str | Mapping[str, Any]) -> Rules:
                 raise _fail("game", value, f"{base.game!r}: the game comes with the preset")
             continue
         if option not in allowed:
-            known = option in _CHINESE_OPTIONS | _OPEN_FACE_OPTIONS | _BIG_TWO_OPTIONS
+            known = option in OPTIONS_BY_NAME
             reason = f"does not apply to {base.game}" if known else "is not a known option"
             raise RuleError(f"rules.{option}: {option!r} {reason}", f"rules.{option}")
         changes[option] = _parse_option(option, value, getattr(base, option))

@@ -11,8 +11,9 @@ from typing import Any, Final, cast
 
 from .cards import RANK_CHARS
 from .errors import RuleError
+from .options import OPTIONS_BY_NAME, Option
 from .ranking import CATEGORIES
-from .tables import NATURAL_TABLES, NATURALS, ROWS, ROYALTY_TABLES, Row, RoyaltyTable, _d
+from .tables import NATURAL_TABLES, NATURALS, ROWS, ROYALTY_TABLES, Row, RoyaltyTable
 
 
 def _fail(name: str, value: object, expected: str) -> RuleError:
@@ -120,7 +121,8 @@ def _naturals(value: object, base: Mapping[str, Decimal | None]) -> Mapping[str,
     return table
 
 
-def _multipliers(value: object) -> tuple[tuple[int, Decimal], ...]:
+def _multipliers(value: object, option: Option) -> tuple[tuple[int, Decimal], ...]:
+    lo, hi = option.whole
     if not isinstance(value, (list, tuple)):
         raise _fail("multipliers", value, "a list of [cards left, multiplier] pairs")
     steps: list[tuple[int, Decimal]] = []
@@ -128,7 +130,10 @@ def _multipliers(value: object) -> tuple[tuple[int, Decimal], ...]:
         if not isinstance(step, (list, tuple)) or len(step) != 2:
             raise _fail("multipliers", step, "a [cards left, multiplier] pair")
         steps.append(
-            (_int("multipliers", step[0], 1, 13), _decimal("multipliers", step[1], minimum=_d(1)))
+            (
+                _int("multipliers", step[0], lo, hi),
+                _decimal("multipliers", step[1], minimum=option.minimum),
+            )
         )
     steps.sort()
     if len({cards for cards, _ in steps}) != len(steps):
@@ -137,36 +142,25 @@ def _multipliers(value: object) -> tuple[tuple[int, Decimal], ...]:
 
 
 def _parse_option(name: str, value: Any, base: Any) -> Any:
-    """The validated value of one override; ``base`` is the option's value in the preset
-    (a royalty or naturals mapping updates the preset's table)."""
-    if name in ("foul_counts_as_scoop", "royalty_best_only", "foul_pays_royalties"):
+    """The validated value of one override, as its entry in ``options.OPTIONS`` says;
+    ``base`` is the option's value in the preset (a royalty or naturals mapping updates
+    the preset's table)."""
+    option = OPTIONS_BY_NAME[name]
+    kind = option.kind
+    if kind == "bool":
         return _bool(name, value)
-    if name in ("natural_collects_from_surrendered", "criss_cross", "progressive"):
-        return _bool(name, value)
-    if name == "losers_settle":
-        return _bool(name, value)
-    if name == "wheel":
-        return _choice(name, value, ("low", "second"))
-    if name == "middle":
-        return _choice(name, value, ("standard", "lowball-2-7"))
-    if name == "bonus":
-        return _choice(name, value, ("1-6", "2-4", "none"))
-    if name == "royalty_mode":
-        return _choice(name, value, ("always", "row_win"))
-    if name == "foul_penalty":
-        return "sweep" if value == "sweep" else _decimal(name, value)
-    if name in ("surrender_cost", "false_natural_penalty", "target_score"):
-        return _optional_decimal(name, value)
-    if name in ("scoop_all_multiplier", "two_multiplier"):
-        return _optional_decimal(name, value, minimum=_d(1))
-    if name == "royalties":
-        return _royalties(value, base)
-    if name == "naturals":
-        return _naturals(value, base)
-    if name == "max_players":
-        return _int(name, value, 2, 4)
-    if name == "fantasyland_cards":
-        return None if value is None else _int(name, value, 13, 17)
-    if name == "multipliers":
-        return _multipliers(value)
-    raise AssertionError(name)  # pragma: no cover - every option is handled above
+    if kind == "choice":
+        return _choice(name, value, option.choices)
+    if kind == "number-or-sweep":
+        return "sweep" if value == "sweep" else _decimal(name, value, minimum=option.minimum)
+    if kind == "number-or-none":
+        return _optional_decimal(name, value, minimum=option.minimum)
+    if kind == "int" or (kind == "int-or-none" and value is not None):
+        return _int(name, value, *option.whole)
+    if kind == "int-or-none":
+        return None
+    if kind == "table":
+        return _royalties(value, base) if name == "royalties" else _naturals(value, base)
+    if kind == "multipliers":
+        return _multipliers(value, option)
+    raise AssertionError(name)  # pragma: no cover - every kind is handled above
