@@ -13,6 +13,7 @@ from typing import Any, Final
 from .bigtwo import Leftover
 from .cards import Card, CardError, card_text, cards_text, parse_cards
 from .errors import ScoreError
+from .games import GAMES, HANDS_FIELD, descriptor_for
 from .hands import Hand
 from .naturals import holds_natural
 from .ranking import five_card_evaluator
@@ -21,11 +22,6 @@ from .tables import NATURALS
 
 ROW_SIZES: Final = {"front": 3, "middle": 5, "back": 5}
 _ROW_SIZES: Final = tuple(ROW_SIZES.items())
-_HAND_KEYS: Final = frozenset({"front", "middle", "back", "natural", "surrender"})
-_OPEN_FACE_KEYS: Final = frozenset({"in_fantasyland", "discards"})
-_BIG_TWO_KEYS: Final = frozenset({"name", "cards", "cards_left"})
-_PLAYER_KEYS: Final = _HAND_KEYS | {"name"}
-_OPEN_FACE_PLAYER_KEYS: Final = _PLAYER_KEYS | _OPEN_FACE_KEYS
 
 
 @dataclass(frozen=True)
@@ -124,7 +120,8 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
         raise ScoreError(f"{who}: give all three rows or none", path)
     in_fantasyland = False
     discards: tuple[Card, ...] = ()
-    if rules.game == "open-face":
+    game = GAMES[rules.game]
+    if game.has_fantasyland:
         in_fantasyland = entry.get("in_fantasyland", False)
         if not isinstance(in_fantasyland, bool):
             raise ScoreError(
@@ -132,9 +129,9 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
             )
         if in_fantasyland and rules.fantasyland_cards is None:
             raise ScoreError(f"{who}: these rules have no fantasy land", f"{path}.in_fantasyland")
-        if entry.get("discards") is not None:
-            discards = parse_cards(entry["discards"], f"{who}, discards", f"{path}.discards")
-            deck.add(discards, who, "discards", path)
+    if game.has_discards and entry.get("discards") is not None:
+        discards = parse_cards(entry["discards"], f"{who}, discards", f"{path}.discards")
+        deck.add(discards, who, "discards", path)
     hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
     if (
         natural is not None
@@ -181,7 +178,7 @@ def _check_natural_allowed(
 def _read_leftover(
     entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards
 ) -> Leftover:
-    _unknown_keys(entry, _BIG_TWO_KEYS, who, path)
+    _unknown_keys(entry, GAMES[rules.game].player_fields, who, path)
     cards: tuple[Card, ...] | None = None
     if entry.get("cards") is not None:
         cards = parse_cards(entry["cards"], f"{who}, cards", f"{path}.cards")
@@ -248,18 +245,20 @@ def _read_crossed(
     players: list[Any], names: tuple[str, ...], rules: Rules, deck: _Cards
 ) -> tuple[tuple[Hand, ...], ...]:
     """Criss Cross: each player's two hands; hand k is played against hand k opposite."""
+    game = descriptor_for(rules)
+    count = game.hands_per_player
     per_player: list[list[Hand]] = []
     for k, entry in enumerate(players):
         path = f"players[{k}]"
-        _unknown_keys(entry, frozenset({"name", "hands"}), names[k], path)
-        hands = entry.get("hands")
-        if not isinstance(hands, list) or len(hands) != 2:
-            raise ScoreError(f"{names[k]}: Criss Cross needs two hands", f"{path}.hands")
+        _unknown_keys(entry, game.player_fields, names[k], path)
+        hands = entry.get(HANDS_FIELD)
+        if not isinstance(hands, list) or len(hands) != count:
+            raise ScoreError(f"{names[k]}: Criss Cross needs two hands", f"{path}.{HANDS_FIELD}")
         read = []
         for h, hand in enumerate(hands):
-            hand_path = f"{path}.hands[{h}]"
+            hand_path = f"{path}.{HANDS_FIELD}[{h}]"
             hand = _mapping(hand, f"{names[k]}'s hand {h + 1}", hand_path)
-            _unknown_keys(hand, _HAND_KEYS, f"{names[k]} (hand {h + 1})", hand_path)
+            _unknown_keys(hand, game.hand_fields, f"{names[k]} (hand {h + 1})", hand_path)
             read.append(_read_hand(hand, names[k], hand_path, rules, deck))
         per_player.append(read)
-    return tuple(tuple(p[h] for p in per_player) for h in range(2))
+    return tuple(tuple(p[h] for p in per_player) for h in range(count))

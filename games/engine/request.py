@@ -12,10 +12,9 @@ from typing import Any, Final, NamedTuple
 from .bigtwo import BigTwoResult, Leftover, score_big_two
 from .cards import cards_text
 from .errors import ScoreError
+from .games import GAMES, HANDS_FIELD, descriptor_for
 from .hands import DealResult, Hand, PairResult, PlayerResult
 from .read import (
-    _OPEN_FACE_PLAYER_KEYS,
-    _PLAYER_KEYS,
     ROW_SIZES,
     Stakes,
     _Cards,
@@ -69,9 +68,10 @@ def parse_request(request: object) -> Deal:
     players = request.get("players")
     if not isinstance(players, list):
         raise ScoreError("players: a list of 2 to 4 players is required", "players")
-    limit = 2 if rules.criss_cross else rules.max_players
-    if not 2 <= len(players) <= limit:
-        need = "exactly 2" if rules.criss_cross or limit == 2 else f"2 to {limit}"
+    game = descriptor_for(rules)
+    fewest, most = game.seats(rules)
+    if not fewest <= len(players) <= most:
+        need = f"exactly {most}" if fewest == most else f"{fewest} to {most}"
         raise ScoreError(
             f"players: this deal needs {need} players under {rules.preset!r}, got {len(players)}",
             "players",
@@ -79,7 +79,7 @@ def parse_request(request: object) -> Deal:
     names = _names(players)
     stakes = _read_stakes(request["stakes"], names) if request.get("stakes") is not None else None
     deck = _Cards()
-    if rules.game == "big-two":
+    if game.shape == "leftovers":
         leftovers = tuple(
             _read_leftover(entry, names[k], f"players[{k}]", rules, deck)
             for k, entry in enumerate(players)
@@ -93,8 +93,8 @@ def parse_request(request: object) -> Deal:
             )
         deck.check()
         return Deal(rules, names, leftovers=leftovers, stakes=stakes)
-    allowed = _OPEN_FACE_PLAYER_KEYS if rules.game == "open-face" else _PLAYER_KEYS
-    if rules.criss_cross:
+    allowed = game.player_fields
+    if game.shape == "crossed":
         crossed = _read_crossed(players, names, rules, deck)
         deck.check()
         return Deal(rules, names, crossed=crossed, stakes=stakes)
@@ -108,9 +108,10 @@ def parse_request(request: object) -> Deal:
 
 def score_deal(deal: Deal) -> Result:
     """Score a parsed deal."""
-    if deal.leftovers:
+    shape = descriptor_for(deal.rules).shape
+    if shape == "leftovers":
         return score_big_two(deal.leftovers, deal.rules)
-    if deal.crossed:
+    if shape == "crossed":
         return tuple(score_hands(hands, deal.rules) for hands in deal.crossed)
     return score_hands(deal.hands, deal.rules)
 
@@ -160,7 +161,7 @@ def _player_json(player: PlayerResult, deal: Deal) -> dict[str, Any]:
             for row, r in zip(ROWS, rows, strict=True)
         },
     }
-    if deal.rules.game == "open-face":
+    if GAMES[deal.rules.game].has_fantasyland:
         out["fantasyland_next"] = player.fantasyland_next
     return out
 
@@ -216,7 +217,7 @@ def _render_crossed(
                 "fouled": any(h["fouled"] for h in hands),
                 "surrendered": all(h["surrendered"] for h in hands),
                 "natural": None,
-                "hands": hands,
+                HANDS_FIELD: hands,
             }
         )
     pair_hands = [[_pair_json(p, deal) for p in r.pairs] for r in results]
@@ -227,7 +228,7 @@ def _render_crossed(
             "players": first["players"],
             "units": decimal_text(units),
             "kind": "criss_cross",
-            "hands": [h[k] for h in pair_hands],
+            HANDS_FIELD: [h[k] for h in pair_hands],
         }
         if deal.stakes is not None:
             pair["money"] = decimal_text(units * deal.stakes.pair_value(*first["players"]))

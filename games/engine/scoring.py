@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import cast
 
 from .cards import RANK_CHARS
+from .games import GAMES
 from .hands import (
     ONE,
     TWO,
@@ -90,6 +91,7 @@ class _Table:
         self.row_win = rules.royalty_mode == "row_win"
         self.royalty_rows = [rules.royalties[row] for row in ROWS]
         self.has_royalties = any(self.royalty_rows)
+        self.has_fantasyland = GAMES[rules.game].has_fantasyland
         self._royalties: dict[tuple[int, int], Decimal] = {}
 
     def royalty(self, row: int, value: int) -> Decimal:
@@ -388,7 +390,7 @@ def _fantasyland_next(rules: Rules, seat: _Seat) -> int | None:
 def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
     hand = seat.hand
     fantasyland = None
-    if table.rules.game == "open-face":
+    if table.has_fantasyland:
         fantasyland = _fantasyland_next(table.rules, seat)
     return PlayerResult(
         hand.name,

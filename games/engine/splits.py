@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .cards import RANK_OF, SUIT_OF, Card, cards_text
+from .games import GAMES
 from .hands import Rows
 from .naturals import holds_natural
 from .ranking import _FRONT_MASK, _KEY_MASK, CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH, Wheel, tables
@@ -153,7 +154,7 @@ class _Hand13:
     def __init__(self, cards: Sequence[Card], rules: Rules) -> None:
         if len(cards) != 13 or len(set(cards)) != 13:
             raise ValueError("arrangement needs 13 different cards")
-        if rules.game == "big-two":
+        if not GAMES[rules.game].rows:
             raise ValueError("Big Two has no rows to arrange")
         self.cards = tuple(sorted(cards, reverse=True))
         self.rules = rules
