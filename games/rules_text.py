@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from games.engine.cards import RANK_CHARS
+from games.engine.games import GAMES
+from games.engine.options import OPTIONS_BY_NAME
 from games.engine.rules import NATURALS, ROWS, Rules, decimal_text
 
 # English name, and the Vietnamese one used at Mau Binh tables (None where the rule book
@@ -240,17 +242,11 @@ def _describe_big_two(rules: Rules) -> list[str]:
     return lines
 
 
-GAME_NAMES = {
-    "chinese": "Chinese poker",
-    "open-face": "Open-face Chinese poker",
-    "big-two": "Big Two",
-}
-
-
 def game_name(rules: Rules) -> str:
+    """The game's name for people (its descriptor's), or Mau Binh's for its presets."""
     if is_mau_binh(rules):
         return "Mau Binh (Mậu Binh)"
-    return GAME_NAMES[rules.game]
+    return GAMES[rules.game].display_name
 
 
 def describe_rules(rules: Rules) -> list[str]:
@@ -260,15 +256,14 @@ def describe_rules(rules: Rules) -> list[str]:
     naturals (or fantasy land, or Big Two's payments). Every number is the rule set's own.
     """
     lines = [f"{game_name(rules)}, preset {rules.preset}, up to {rules.max_players} players."]
-    if rules.game == "big-two":
+    game = GAMES[rules.game]
+    if not game.rows:
         return lines + _describe_big_two(rules)
     lines += _describe_rows_game(rules)
-    if rules.game == "open-face":
+    if game.has_fantasyland:
         lines += _describe_fantasyland(rules)
-    else:
+    if game.has_naturals:
         lines += _describe_naturals(rules)
         if rules.criss_cross:
-            lines.append(
-                "Criss Cross: two players, two hands each; each hand plays the one opposite."
-            )
+            lines.append(OPTIONS_BY_NAME["criss_cross"].sentence)
     return lines

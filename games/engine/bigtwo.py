@@ -7,8 +7,8 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from .cards import RANK_OF, Card
+from .hands import ZERO, PairKind, PairResult
 from .rules import Rules
-from .scoring import ZERO, PairKind, PairResult
 
 _DEUCE = 0
 

@@ -9,112 +9,52 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import cache, cached_property, lru_cache
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal
 
-from .cards import RANK_CHARS
 from .errors import RuleError
-from .ranking import CATEGORIES
-
-Game = Literal["chinese", "open-face", "big-two"]
-Row = Literal["front", "middle", "back"]
-ROWS: Final[tuple[Row, Row, Row]] = ("front", "middle", "back")
-
-NATURALS: Final = (
-    "clean_dragon",
-    "dragon",
-    "same_color_13",
-    "same_color_12",
-    "five_pairs_trips",
-    "six_pairs",
-    "three_flushes",
-    "three_straights",
-    "no_broadway",
+from .options import OPTIONS_BY_GAME, OPTIONS_BY_NAME
+from .tables import (
+    _NO_NATURALS,
+    NATURAL_TABLES,
+    NATURALS,
+    ROWS,
+    ROYALTY_TABLES,
+    Game,
+    Row,
+    RoyaltyTable,
+    _d,
 )
+from .validate import _fail, _parse_option
 
-RoyaltyTable = Mapping[Row, Mapping[str, Decimal]]
-
-
-def _d(value: str | int) -> Decimal:
-    return Decimal(value)
-
-
-def _table(front: dict[str, int], middle: dict[str, int], back: dict[str, int]) -> RoyaltyTable:
-    return {
-        "front": {k: _d(v) for k, v in front.items()},
-        "middle": {k: _d(v) for k, v in middle.items()},
-        "back": {k: _d(v) for k, v in back.items()},
-    }
-
-
-ROYALTY_TABLES: Final[dict[str, RoyaltyTable]] = {
-    "none": _table({}, {}, {}),
-    "baseline": _table(
-        {"trips": 3},
-        {"full_house": 2, "quads": 8, "straight_flush": 10, "royal_flush": 20},
-        {"quads": 4, "straight_flush": 5, "royal_flush": 10},
-    ),
-    "open-face": _table(
-        {
-            **{f"pair_{RANK_CHARS[r]}": r - 3 for r in range(4, 13)},  # sixes 1 .. aces 9
-            **{f"trips_{RANK_CHARS[r]}": r + 10 for r in range(13)},  # twos 10 .. aces 22
-        },
-        {
-            "trips": 2,
-            "straight": 4,
-            "flush": 8,
-            "full_house": 12,
-            "quads": 20,
-            "straight_flush": 30,
-            "royal_flush": 50,
-        },
-        {
-            "straight": 2,
-            "flush": 4,
-            "full_house": 6,
-            "quads": 10,
-            "straight_flush": 15,
-            "royal_flush": 25,
-        },
-    ),
-    "mau-binh": _table(
-        {"trips": 3},
-        {"full_house": 2, "quads": 8, "straight_flush": 10},
-        {"quads": 4, "straight_flush": 5},
-    ),
-}
-
-_NO_NATURALS: Final[dict[str, Decimal | None]] = dict.fromkeys(NATURALS)
-NATURAL_TABLES: Final[dict[str, Mapping[str, Decimal | None]]] = {
-    "none": _NO_NATURALS,
-    "baseline": {
-        **_NO_NATURALS,
-        "six_pairs": _d(3),
-        "three_straights": _d(3),
-        "three_flushes": _d(3),
-        "dragon": _d(13),
-    },
-    "mau-binh": {
-        **_NO_NATURALS,
-        "clean_dragon": _d(24),
-        "dragon": _d(12),
-        "same_color_13": _d(6),
-        "same_color_12": _d(6),
-        "five_pairs_trips": _d(6),
-        "six_pairs": _d(6),
-        "three_flushes": _d(6),
-        "three_straights": _d(6),
-    },
-}
+__all__ = [
+    "NATURALS",
+    "NATURAL_TABLES",
+    "OPTIONS_BY_GAME",
+    "PRESETS",
+    "ROWS",
+    "ROYALTY_TABLES",
+    "Game",
+    "Row",
+    "RoyaltyTable",
+    "Rules",
+    "decimal_text",
+    "preset_rules",
+    "rules_from_mapping",
+    "rules_to_mapping",
+]
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of the rule book; each preset fixes all of them."""
+    """Every option of the rule book; each preset fixes all of them.
+
+    Each field after ``preset`` and ``game`` has its entry in ``options.OPTIONS``: the kind
+    of value, its bounds or choices, the games it applies to and what it means.
+    """
 
     preset: str
     game: Game = "chinese"
@@ -160,40 +100,6 @@ class Rules:
         return rules_to_mapping(self)
 
 
-_CHINESE_OPTIONS: Final = frozenset(
-    {
-        "wheel",
-        "middle",
-        "bonus",
-        "scoop_all_multiplier",
-        "foul_counts_as_scoop",
-        "royalties",
-        "royalty_mode",
-        "royalty_best_only",
-        "foul_penalty",
-        "foul_pays_royalties",
-        "surrender_cost",
-        "max_players",
-        "naturals",
-        "false_natural_penalty",
-        "natural_collects_from_surrendered",
-        "criss_cross",
-    }
-)
-_OPEN_FACE_OPTIONS: Final = (_CHINESE_OPTIONS - {"naturals", "criss_cross", "middle"}) | {
-    "fantasyland_cards",
-    "progressive",
-}
-_BIG_TWO_OPTIONS: Final = frozenset(
-    {"max_players", "multipliers", "two_multiplier", "losers_settle", "target_score"}
-)
-OPTIONS_BY_GAME: Final[dict[Game, frozenset[str]]] = {
-    "chinese": _CHINESE_OPTIONS,
-    "open-face": _OPEN_FACE_OPTIONS
-    - {"false_natural_penalty", "natural_collects_from_surrendered"},
-    "big-two": _BIG_TWO_OPTIONS,
-}
-
 _CLASSIC: Final[dict[str, Any]] = {
     "royalties": ROYALTY_TABLES["baseline"],
     "foul_penalty": _d(3),
@@ -235,165 +141,6 @@ def preset_rules(name: str) -> Rules:
     return Rules(preset=name, **PRESETS[name])
 
 
-# --- validation of single values -------------------------------------------------------
-
-
-def _fail(name: str, value: object, expected: str) -> RuleError:
-    return RuleError(f"rules.{name}: {value!r} is not {expected}", f"rules.{name}")
-
-
-def _decimal(name: str, value: object, *, minimum: Decimal = Decimal(0)) -> Decimal:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-        raise _fail(name, value, "a number")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise _fail(name, value, "a finite number")
-    try:
-        number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
-    except InvalidOperation:
-        raise _fail(name, value, "a number") from None
-    if not number.is_finite():
-        raise _fail(name, value, "a finite number")
-    if number < minimum:
-        raise _fail(name, value, f"a number of at least {minimum}")
-    return number
-
-
-def _optional_decimal(name: str, value: object, *, minimum: Decimal = Decimal(0)) -> Decimal | None:
-    return None if value is None else _decimal(name, value, minimum=minimum)
-
-
-def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise _fail(name, value, "one of " + ", ".join(repr(c) for c in choices))
-    return value
-
-
-def _bool(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(name, value, "true or false")
-    return value
-
-
-def _int(name: str, value: object, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(name, value, f"a whole number from {lo} to {hi}")
-    return value
-
-
-_ROYALTY_KEYS: Final[dict[Row, frozenset[str]]] = {
-    "front": frozenset(
-        {"pair", "trips"} | {f"{k}_{r}" for k in ("pair", "trips") for r in RANK_CHARS}
-    ),
-    "middle": frozenset(
-        set(CATEGORIES[1:])
-        | {"royal_flush"}
-        | {f"{k}_{r}" for k in ("pair", "trips", "quads") for r in RANK_CHARS}
-    ),
-    "back": frozenset(),
-}
-_ROYALTY_KEYS["back"] = _ROYALTY_KEYS["middle"]
-
-
-def _royalties(value: object, base: RoyaltyTable) -> RoyaltyTable:
-    """A table by name, or a mapping of rows whose entries update ``base`` (null removes)."""
-    if isinstance(value, str):
-        if value not in ROYALTY_TABLES:
-            raise _fail("royalties", value, "one of " + ", ".join(map(repr, ROYALTY_TABLES)))
-        return ROYALTY_TABLES[value]
-    if not isinstance(value, Mapping):
-        raise _fail("royalties", value, "a table name or a mapping of rows")
-    table: dict[Row, dict[str, Decimal]] = {row: dict(base[row]) for row in ROWS}
-    for row, entries in value.items():
-        if row not in ROWS:
-            raise RuleError(
-                f"rules.royalties: unknown row {row!r} (rows are front, middle, back)",
-                "rules.royalties",
-            )
-        if not isinstance(entries, Mapping):
-            raise _fail(f"royalties.{row}", entries, "a mapping of hands to units")
-        for key, units in entries.items():
-            if key not in _ROYALTY_KEYS[row]:
-                raise RuleError(
-                    f"rules.royalties.{row}: unknown hand {key!r} (use a category such as "
-                    f"'full_house', or 'pair_Q' / 'trips_7' for a given rank)",
-                    f"rules.royalties.{row}.{key}",
-                )
-            if units is None:
-                table[row].pop(key, None)
-            else:
-                table[row][key] = _decimal(f"royalties.{row}.{key}", units)
-    return cast(RoyaltyTable, table)
-
-
-def _naturals(value: object, base: Mapping[str, Decimal | None]) -> Mapping[str, Decimal | None]:
-    if isinstance(value, str):
-        if value not in NATURAL_TABLES:
-            raise _fail("naturals", value, "one of " + ", ".join(map(repr, NATURAL_TABLES)))
-        return NATURAL_TABLES[value]
-    if not isinstance(value, Mapping):
-        raise _fail("naturals", value, "a table name or a mapping of naturals to units")
-    table = dict(base)
-    for key, units in value.items():
-        if key not in NATURALS:
-            raise RuleError(
-                f"rules.naturals: unknown natural {key!r}; known: {', '.join(NATURALS)}",
-                f"rules.naturals.{key}",
-            )
-        table[key] = _optional_decimal(f"naturals.{key}", units)
-    return table
-
-
-def _multipliers(value: object) -> tuple[tuple[int, Decimal], ...]:
-    if not isinstance(value, (list, tuple)):
-        raise _fail("multipliers", value, "a list of [cards left, multiplier] pairs")
-    steps: list[tuple[int, Decimal]] = []
-    for step in value:
-        if not isinstance(step, (list, tuple)) or len(step) != 2:
-            raise _fail("multipliers", step, "a [cards left, multiplier] pair")
-        steps.append(
-            (_int("multipliers", step[0], 1, 13), _decimal("multipliers", step[1], minimum=_d(1)))
-        )
-    steps.sort()
-    if len({cards for cards, _ in steps}) != len(steps):
-        raise _fail("multipliers", value, "a list with each threshold once")
-    return tuple(steps)
-
-
-def _parse_option(name: str, value: Any, base: Rules) -> Any:
-    """The validated value of one override."""
-    if name in ("foul_counts_as_scoop", "royalty_best_only", "foul_pays_royalties"):
-        return _bool(name, value)
-    if name in ("natural_collects_from_surrendered", "criss_cross", "progressive"):
-        return _bool(name, value)
-    if name == "losers_settle":
-        return _bool(name, value)
-    if name == "wheel":
-        return _choice(name, value, ("low", "second"))
-    if name == "middle":
-        return _choice(name, value, ("standard", "lowball-2-7"))
-    if name == "bonus":
-        return _choice(name, value, ("1-6", "2-4", "none"))
-    if name == "royalty_mode":
-        return _choice(name, value, ("always", "row_win"))
-    if name == "foul_penalty":
-        return "sweep" if value == "sweep" else _decimal(name, value)
-    if name in ("surrender_cost", "false_natural_penalty", "target_score"):
-        return _optional_decimal(name, value)
-    if name in ("scoop_all_multiplier", "two_multiplier"):
-        return _optional_decimal(name, value, minimum=_d(1))
-    if name == "royalties":
-        return _royalties(value, base.royalties)
-    if name == "naturals":
-        return _naturals(value, base.naturals)
-    if name == "max_players":
-        return _int(name, value, 2, 4)
-    if name == "fantasyland_cards":
-        return None if value is None else _int(name, value, 13, 17)
-    if name == "multipliers":
-        return _multipliers(value)
-    raise AssertionError(name)  # pragma: no cover - every option is handled above
-
-
 def rules_from_mapping(spec: str | Mapping[str, Any]) -> Rules:
     """See ``Rules.from_mapping``."""
     if isinstance(spec, str):
@@ -414,10 +161,10 @@ def rules_from_mapping(spec: str | Mapping[str, Any]) -> Rules:
                 raise _fail("game", value, f"{base.game!r}: the game comes with the preset")
             continue
         if option not in allowed:
-            known = option in _CHINESE_OPTIONS | _OPEN_FACE_OPTIONS | _BIG_TWO_OPTIONS
+            known = option in OPTIONS_BY_NAME
             reason = f"does not apply to {base.game}" if known else "is not a known option"
             raise RuleError(f"rules.{option}: {option!r} {reason}", f"rules.{option}")
-        changes[option] = _parse_option(option, value, base)
+        changes[option] = _parse_option(option, value, getattr(base, option))
     rules = dataclasses.replace(base, **changes)
     _check_consistency(rules)
     return rules

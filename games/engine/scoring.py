@@ -9,9 +9,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Final, Literal, NamedTuple, cast
+from typing import cast
 
-from .cards import RANK_CHARS, Card
+from .cards import RANK_CHARS
+from .games import GAMES
+from .hands import (
+    ONE,
+    TWO,
+    ZERO,
+    DealResult,
+    Foul,
+    Hand,
+    PairKind,
+    PairResult,
+    PlayerResult,
+    RowResult,
+    Rows,
+    Status,
+    describe_foul,
+)
 from .naturals import holds_natural
 from .ranking import (
     CATEGORY_SHIFT,
@@ -20,109 +36,33 @@ from .ranking import (
     QUADS,
     TRIPS,
     category_name,
-    describe,
     five_card_evaluator,
     front_beats,
     three_card_evaluator,
 )
-from .rules import ROWS, Row, Rules
+from .rules import Rules
+from .tables import ROWS
 
-ZERO: Final = Decimal(0)
-ONE: Final = Decimal(1)
-TWO: Final = Decimal(2)
-
-Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
-Foul = tuple[Row, Row]
-Status = Literal["live", "fouled", "surrendered", "natural"]
-
-
-class Hand(NamedTuple):
-    """One player's entry in a 13-card deal, as read from the request."""
-
-    name: str
-    rows: Rows | None  # None only for a surrender given without cards
-    surrender: bool = False
-    natural: str | None = None  # the declared natural
-    in_fantasyland: bool = False
-    discards: tuple[Card, ...] = ()
-
-
-class RowResult(NamedTuple):
-    cards: tuple[Card, ...]
-    value: int  # strength (for a 2-7 lowball middle: its high-hand strength, aces high)
-    royalty: Decimal
-    low: bool = False
-
-    @property
-    def category(self) -> str:
-        return category_name(self.value)
-
-    def label(self, wheel: str) -> str:
-        wheel_used = "none" if self.low else wheel
-        return describe(self.value, len(self.cards), wheel_used, low=self.low)
-
-
-class PlayerResult(NamedTuple):
-    name: str
-    units: Decimal
-    status: Status
-    cards: Rows | None  # the rows as played; None for a surrender
-    values: tuple[int, int, int]  # each row's strength
-    royalties: tuple[Decimal, ...]  # each row's royalty collected
-    natural: str | None = None  # a natural that was held and scored
-    foul: Foul | None = None  # (row, row behind it) when a row outranks the one behind
-    false_natural: str | None = None  # a declared natural the cards do not make
-    fantasyland_next: int | None = None
-    wheel: str = "low"
-    lowball: bool = False  # the middle is a 2-7 low hand
-
-    @property
-    def rows(self) -> tuple[RowResult, RowResult, RowResult] | None:
-        """Front, middle and back with their strengths and royalties."""
-        if self.cards is None:
-            return None
-        front, middle, back = self.cards
-        values, royalties = self.values, self.royalties
-        return (
-            RowResult(front, values[0], royalties[0]),
-            RowResult(middle, values[1], royalties[1], self.lowball),
-            RowResult(back, values[2], royalties[2]),
-        )
-
-    @property
-    def foul_reason(self) -> str | None:
-        if self.false_natural is not None:
-            return f"declared {self.false_natural} but the cards do not make it"
-        rows = self.rows
-        if self.foul is None or rows is None:
-            return None
-        return describe_foul(self.foul, rows, self.wheel)
-
-    @property
-    def fouled(self) -> bool:
-        return self.status == "fouled"
-
-    @property
-    def surrendered(self) -> bool:
-        return self.status == "surrendered"
-
-
-PairKind = Literal["rows", "foul", "surrender", "natural", "cards", "none"]
-
-
-class PairResult(NamedTuple):
-    """What passed between two players: ``units`` won by ``players[0]``."""
-
-    players: tuple[str, str]
-    units: Decimal
-    kind: PairKind
-    rows: tuple[int, int, int] | None = None  # +1 won by players[0], -1 lost, 0 tied
-    scoop: str | None = None  # the name of the player who won all three rows
-
-
-class DealResult(NamedTuple):
-    players: tuple[PlayerResult, ...]
-    pairs: tuple[PairResult, ...]
+__all__ = [
+    "ONE",
+    "TWO",
+    "ZERO",
+    "DealResult",
+    "Foul",
+    "Hand",
+    "PairKind",
+    "PairResult",
+    "PlayerResult",
+    "RowResult",
+    "Rows",
+    "Status",
+    "_Seat",
+    "_Table",
+    "_seat",
+    "_table_for",
+    "describe_foul",
+    "score_hands",
+]
 
 
 @dataclass(slots=True)
@@ -151,6 +91,7 @@ class _Table:
         self.row_win = rules.royalty_mode == "row_win"
         self.royalty_rows = [rules.royalties[row] for row in ROWS]
         self.has_royalties = any(self.royalty_rows)
+        self.has_fantasyland = GAMES[rules.game].has_fantasyland
         self._royalties: dict[tuple[int, int], Decimal] = {}
 
     def royalty(self, row: int, value: int) -> Decimal:
@@ -192,15 +133,6 @@ def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
     if middle > back:
         return ("middle", "back")
     return None
-
-
-def describe_foul(foul: Foul, rows: Sequence[RowResult], wheel: str) -> str:
-    """A readable reason: "front Pair of Kings, Q kicker beats middle Pair of Kings, ..."."""
-    ahead, behind = rows[ROWS.index(foul[0])], rows[ROWS.index(foul[1])]
-    text = f"{foul[0]} {ahead.label(wheel)} beats {foul[1]} {behind.label(wheel)}"
-    if foul == ("front", "back"):
-        text += " (with a 2-7 middle only the back must beat the front)"
-    return text
 
 
 def _seat(table: _Table, hand: Hand) -> _Seat:
@@ -458,7 +390,7 @@ def _fantasyland_next(rules: Rules, seat: _Seat) -> int | None:
 def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
     hand = seat.hand
     fantasyland = None
-    if table.rules.game == "open-face":
+    if table.has_fantasyland:
         fantasyland = _fantasyland_next(table.rules, seat)
     return PlayerResult(
         hand.name,

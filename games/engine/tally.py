@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypedDict
 
+from .games import player_hands
 from .rules import decimal_text
 
 
@@ -30,7 +31,7 @@ def tally(result: Mapping[str, Any]) -> dict[str, Tally]:
         royalties = Decimal(0)
         royalty_rows = naturals = 0
         # Criss Cross keeps each hand's rows (and any natural) under "hands".
-        for hand in player.get("hands") or (player,):
+        for hand in player_hands(player):
             naturals += hand.get("natural") is not None
             for row in (hand.get("rows") or {}).values():
                 if row["royalty"] != "0":
@@ -45,8 +46,9 @@ def tally(result: Mapping[str, Any]) -> dict[str, Tally]:
             "royalties": decimal_text(royalties),
         }
     for pair in result["pairs"]:
-        for hand in pair.get("hands") or (pair,):
-            winner = out.get(hand.get("scoop"))
+        for hand in player_hands(pair):
+            scoop = hand.get("scoop")
+            winner = out.get(scoop) if scoop is not None else None
             if winner is not None:
                 winner["scoops"] += 1
     return out

@@ -11,13 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.rules import (
-    NATURAL_TABLES,
-    OPTIONS_BY_GAME,
-    PRESETS,
-    ROYALTY_TABLES,
-    preset_rules,
-)
+from games.engine.options import OPTIONS as RULE_OPTIONS
+from games.engine.options import OPTIONS_BY_GAME, TABLES
+from games.engine.rules import PRESETS, preset_rules
 
 DEFAULT = ""  # the blank choice: keep the preset's value
 NONE_WORDS = frozenset({"none", "null", "off", "no"})
@@ -25,104 +21,19 @@ NONE_WORDS = frozenset({"none", "null", "off", "no"})
 
 @dataclass(frozen=True)
 class Option:
+    """A field of the form: an option of the engine's table (``games.engine.options``)."""
+
     name: str
-    kind: str  # choice, bool, number, number-or-none, int, int-or-none, multipliers
+    kind: str  # choice, bool, number-or-none, number-or-sweep, int, int-or-none, multipliers
     sentence: str
     choices: tuple[str, ...] = ()
 
 
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        "wheel",
-        "choice",
-        "A-2-3-4-5 is the lowest straight, or ranks just below T-J-Q-K-A.",
-        ("low", "second"),
-    ),
-    Option(
-        "middle",
-        "choice",
-        "The middle row is a normal hand, or 2-7 lowball where the lowest wins.",
-        ("standard", "lowball-2-7"),
-    ),
-    Option(
-        "bonus",
-        "choice",
-        "1-6 doubles a scoop of all three rows; 2-4 gives +1 to whoever won more rows.",
-        ("1-6", "2-4", "none"),
-    ),
-    Option(
-        "scoop_all_multiplier",
-        "number-or-none",
-        "With 1-6 at four players, scooping all three opponents multiplies by this instead of 2.",
-    ),
-    Option(
-        "foul_counts_as_scoop",
-        "bool",
-        "Whether a fouled opponent counts as scooped for the multiplier above.",
-    ),
-    Option(
-        "royalties",
-        "choice",
-        "Which royalty table pays bonuses for strong rows.",
-        ("none", "baseline", "open-face", "mau-binh"),
-    ),
-    Option(
-        "royalty_mode",
-        "choice",
-        "Royalties are paid by every opponent, or a winning row is worth its royalty.",
-        ("always", "row_win"),
-    ),
-    Option(
-        "royalty_best_only",
-        "bool",
-        "Only the best qualifying hand in each row collects its royalty.",
-    ),
-    Option(
-        "foul_penalty",
-        "number-or-sweep",
-        "A fouled hand pays as if scooped (sweep), or this many units to each live opponent.",
-    ),
-    Option("foul_pays_royalties", "bool", "A fouled player also pays opponents their royalties."),
-    Option(
-        "surrender_cost",
-        "number-or-none",
-        "Units a surrendering player pays each opponent; none means surrender is not allowed.",
-    ),
-    Option("max_players", "int", "The most players at one deal (2 to 4)."),
-    Option(
-        "naturals",
-        "choice",
-        "Which naturals (special 13-card hands) count and what they pay.",
-        ("none", "baseline", "mau-binh"),
-    ),
-    Option(
-        "false_natural_penalty",
-        "number-or-none",
-        "What a false natural declaration pays each opponent; none rejects the declaration.",
-    ),
-    Option(
-        "natural_collects_from_surrendered",
-        "bool",
-        "A natural collects its value from a surrendered player too (else the surrender cost).",
-    ),
-    Option(
-        "fantasyland_cards",
-        "int-or-none",
-        "Cards dealt to a player in fantasy land (13-17); none turns fantasy land off.",
-    ),
-    Option("progressive", "bool", "Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards."),
-    Option(
-        "multipliers",
-        "multipliers",
-        "Big Two: many cards left multiply the payment, e.g. 10:2, 13:3.",
-    ),
-    Option(
-        "two_multiplier", "number-or-none", "Big Two: each 2 still held multiplies that payment."
-    ),
-    Option(
-        "losers_settle", "bool", "Big Two: losers also settle the difference of their penalties."
-    ),
-    Option("target_score", "number-or-none", "Big Two: the session ends when a loss reaches this."),
+# Every option the form offers, in the table's order, with the table's sentence.
+OPTIONS: tuple[Option, ...] = tuple(
+    Option(option.name, option.form_kind, option.sentence, option.choices)
+    for option in RULE_OPTIONS
+    if option.in_form
 )
 
 
@@ -214,8 +125,8 @@ def describe_value(option: Option, value: Any) -> str:
 
 def preset_value(preset: str, option: Option) -> str:
     """What the preset itself sets an option to, naming its royalty or naturals table."""
-    if option.name in ("royalties", "naturals"):
-        tables = ROYALTY_TABLES if option.name == "royalties" else NATURAL_TABLES
+    tables = TABLES.get(option.name)
+    if tables is not None:
         table = PRESETS[preset].get(option.name, tables["none"])
         return next((name for name, known in tables.items() if known is table), "custom table")
     return describe_value(option, preset_rules(preset).to_mapping().get(option.name))

@@ -9,9 +9,11 @@ from django.contrib.auth.models import User
 
 from games import services, sheets
 from games.charts import running_totals_svg
+from games.engine.games import GAMES
+from games.engine.options import OPTIONS_BY_NAME
 from games.engine.rules import PRESETS, Rules
 from games.models import Group, Player
-from games.rules_text import describe_rules, natural_name
+from games.rules_text import describe_rules, game_name, is_mau_binh, natural_name
 from tests.pdf.conftest import pdf_text
 from tests.services.hands import deal
 
@@ -67,6 +69,35 @@ def test_sentences_carry_the_rule_sets_own_numbers(
     text = " ".join(describe_rules(Rules.from_mapping(spec)))
 
     assert expected in text
+
+
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("standard", "Chinese poker"),
+        ("classic-2-4", "Chinese poker"),
+        ({"preset": "standard", "criss_cross": True}, "Chinese poker"),
+        ("ofc", "Open-face Chinese poker"),
+        ("pineapple", "Open-face Chinese poker"),
+        ("big-two", "Big Two"),
+        ("mau-binh-north", "Mau Binh (Mậu Binh)"),
+    ],
+)
+def test_the_game_is_named_by_its_descriptor(spec: str | dict[str, Any], name: str) -> None:
+    rules = Rules.from_mapping(spec)
+    if not is_mau_binh(rules):
+        assert name == GAMES[rules.game].display_name
+    assert game_name(rules) == name
+    assert describe_rules(rules)[0].startswith(f"{name}, preset {rules.preset}, up to ")
+
+
+def test_criss_cross_is_explained_by_its_options_sentence() -> None:
+    lines = describe_rules(Rules.from_mapping({"preset": "classic-1-6", "criss_cross": True}))
+    assert lines[-1] == OPTIONS_BY_NAME["criss_cross"].sentence
+    assert lines[-1].startswith("Criss Cross: two players, two hands each")
+    assert OPTIONS_BY_NAME["criss_cross"].sentence not in describe_rules(
+        Rules.from_mapping("classic-1-6")
+    )
 
 
 def test_vietnamese_names_only_at_mau_binh_tables() -> None:

@@ -1,0 +1,205 @@
+"""Auto-arrange (issue 6): Monte Carlo over opponents' hands dealt from the unseen cards.
+
+Every legal setting (or, when royalties grow with strength, the few undominated layers
+that can hold the best ones) is scored against the sampled opponents over arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from functools import cache
+from typing import Final, NamedTuple
+
+import numpy as np
+
+from .cards import Card
+from .rules import Rules
+from .scoring import _Table
+from .splits import (
+    _FIVES,
+    _FIVES_ARRAY,
+    _FRONTS_OF_8,
+    _MIDDLES_OF_8,
+    Ints,
+    Setting,
+    _evaluate,
+    _front_beats,
+    _Hand13,
+    _Rowset,
+    _royalties,
+)
+from .versus import _best_royalties_only, _outcomes, _versus_live
+
+
+class Choice(NamedTuple):
+    """A setting and its expected units against random opponents."""
+
+    setting: Setting
+    expected_units: float
+
+
+class Arrangement(NamedTuple):
+    best: Choice
+    alternatives: tuple[Choice, ...]
+    samples: int
+    seed: int
+    natural: str | None = None  # declare this natural instead: it is worth more
+    natural_units: Decimal | None = None
+
+
+_REST_OF_BACK: Final = np.array(
+    [[p for p in range(13) if p not in back] for back in _FIVES], dtype=np.int64
+)
+_MIDDLES_ARRAY: Final = np.array(_MIDDLES_OF_8, dtype=np.int64)
+_FRONTS_ARRAY: Final = np.array(_FRONTS_OF_8, dtype=np.int64)
+_CHUNK: Final = 256
+
+
+def _opponents(table: _Table, hands: Ints) -> _Rowset:
+    """The heuristic setting of each row of ``hands`` (S x 13 cards), as arrays."""
+    rules = table.rules
+    fronts: list[Ints] = []
+    middles: list[Ints] = []
+    raws: list[Ints] = []
+    backs: list[Ints] = []
+    for start in range(0, len(hands), _CHUNK):
+        deal = hands[start : start + _CHUNK]
+        rows = np.arange(len(deal))[:, None]
+        back_values = _evaluate(deal[:, _FIVES_ARRAY], rules.wheel)
+        back_at = back_values.argmax(axis=1)
+        rest = deal[rows, _REST_OF_BACK[back_at]]  # S x 8 cards
+        middle_cards = rest[:, _MIDDLES_ARRAY]
+        if table.lowball:
+            middle_raw = _evaluate(middle_cards, "none")
+            middle = -middle_raw
+        else:
+            middle_raw = middle = _evaluate(middle_cards, rules.wheel)
+        middle_at = middle.argmax(axis=1)
+        front_cards = rest[rows, _FRONTS_ARRAY[middle_at]]
+        fronts.append(_evaluate(front_cards, "low"))
+        middles.append(middle[rows[:, 0], middle_at])
+        raws.append(middle_raw[rows[:, 0], middle_at])
+        backs.append(back_values[rows[:, 0], back_at])
+    f, m, raw, b = (np.concatenate(x) for x in (fronts, middles, raws, backs))
+    fouled = _front_beats(f, b) if table.lowball else _front_beats(f, raw) | (m > b)
+    for k in np.flatnonzero(fouled):  # only a 2-7 middle can make the greedy choice foul
+        h13 = _Hand13([int(c) for c in hands[k]], rules)
+        at = h13.heuristic()
+        f[k], m[k], b[k] = h13.rows.f[at], h13.rows.m[at], h13.rows.b[at]
+        raw[k] = -m[k] if table.lowball else m[k]
+    royalties = (_royalties(table, 0, f), _royalties(table, 1, raw), _royalties(table, 2, b))
+    return _Rowset(f, m, b, royalties)
+
+
+def _undominated(rows: _Rowset) -> Ints:
+    """Indices of the settings no other setting matches or beats in every row.
+
+    Scoring only improves when a row gets stronger (royalties are checked to grow with
+    strength before this is used), so a dominated setting can never score more.
+    """
+    order = np.lexsort((-rows.b, -rows.m, -rows.f))
+    f, m, b = rows.f[order], rows.m[order], rows.b[order]
+    m_levels, m_rank = np.unique(m, return_inverse=True)
+    # best_b[r]: the strongest back among settings seen so far whose middle ranks >= r.
+    best_b = np.full(len(m_levels), -(1 << 30))
+    keep: list[Ints] = []
+    starts = np.flatnonzero(np.r_[True, f[1:] != f[:-1]])
+    ends = np.r_[starts[1:], len(f)]
+    for start, end in zip(starts, ends, strict=True):
+        gm, gb, gr = m[start:end], b[start:end], m_rank[start:end]
+        earlier = np.maximum.accumulate(np.r_[-(1 << 30), gb[:-1]])
+        alive = (earlier < gb) & (best_b[gr] < gb)
+        keep.append(order[start:end][alive])
+        np.maximum.at(best_b, gr, gb)
+        best_b = np.maximum.accumulate(best_b[::-1])[::-1]
+        del gm
+    return np.concatenate(keep)
+
+
+def _royalties_grow(rows: _Rowset) -> bool:
+    for values, royalty in zip((rows.f, rows.m, rows.b), rows.r, strict=True):
+        order = np.argsort(values, kind="stable")
+        if np.any(np.diff(royalty[order]) < 0):
+            return False
+    return True
+
+
+def arrange_expected(
+    cards13: Sequence[Card], rules: Rules, *, samples: int = 2000, seed: int = 0, top: int = 3
+) -> Arrangement:
+    """The legal setting with the most expected units against one random opponent.
+
+    Each sample deals the opponent 13 of the 39 unseen cards, set by the heuristic
+    (it never surrenders or declares a natural); every candidate is scored against it
+    with the engine's pairwise rules. ``samples`` trades time for accuracy; the same
+    ``seed`` gives the same answer. A natural the cards make is reported when its value
+    beats the best expected units.
+    """
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    h13 = _Hand13(cards13, rules)
+    table = h13.table
+    candidates = h13.legal
+    legal_rows = h13.rows
+    if _royalties_grow(legal_rows):
+        # The k-th best setting lies within the first k layers of undominated settings.
+        layers: list[Ints] = []
+        rest = np.arange(len(candidates))
+        for _ in range(top + 1):
+            if not rest.size:
+                break
+            layer = rest[_undominated(legal_rows.take(rest))]
+            layers.append(layer)
+            rest = np.setdiff1d(rest, layer, assume_unique=True)
+        kept = np.concatenate(layers)
+        candidates, legal_rows = candidates[kept], legal_rows.take(kept)
+    opponents = _opponents(table, _sample_hands(h13.cards, samples, seed))
+    expected = np.empty(len(candidates))
+    o = _Rowset(
+        opponents.f[None, :],
+        opponents.m[None, :],
+        opponents.b[None, :],
+        (opponents.r[0][None, :], opponents.r[1][None, :], opponents.r[2][None, :]),
+    )
+    block = max(1, 2_000_000 // samples)
+    for start in range(0, len(candidates), block):
+        part = legal_rows.take(np.arange(start, min(start + block, len(candidates))))
+        c = _Rowset(
+            part.f[:, None],
+            part.m[:, None],
+            part.b[:, None],
+            tuple(r[:, None] for r in part.r),  # type: ignore[arg-type]
+        )
+        wins, losses = _outcomes(c, o)
+        if rules.royalty_best_only:
+            units = _versus_live(table, *_best_royalties_only(c, o), wins, losses, 2.0, 2.0)
+        else:
+            units = _versus_live(table, c, o, wins, losses, 2.0, 2.0)
+        expected[start : start + len(part.f)] = units.mean(axis=1)
+    ranked = np.argsort(-expected, kind="stable")[: top + 1]
+    choices = [Choice(h13.setting(int(candidates[i])), float(expected[i])) for i in ranked]
+    natural: str | None = None
+    natural_units: Decimal | None = None
+    for name, value, _layout in h13.naturals():
+        if value > Decimal(str(choices[0].expected_units)) and (
+            natural_units is None or value > natural_units
+        ):
+            natural, natural_units = name, value
+    return Arrangement(choices[0], tuple(choices[1:]), samples, seed, natural, natural_units)
+
+
+def _sample_hands(held: Sequence[Card], samples: int, seed: int) -> Ints:
+    """``samples`` random 13-card hands (rows of card ints) from the cards not ``held``."""
+    unseen = np.array([c for c in _deck() if c not in set(held)], dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    picks = rng.random((samples, len(unseen))).argsort(axis=1)[:, :13]
+    hands: Ints = unseen[picks]
+    return hands
+
+
+@cache
+def _deck() -> tuple[Card, ...]:
+    from .cards import DECK
+
+    return DECK

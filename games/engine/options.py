@@ -1,0 +1,221 @@
+"""The options of a rule set, one entry each: the single table of what an option is.
+
+Each ``Option`` names a field of ``rules.Rules`` (other than ``preset`` and ``game``), the
+kind of value it takes with its bounds or choices, the games it applies to, and one
+sentence that explains it to people. The engine validates overrides from it
+(``validate``), ``OPTIONS_BY_GAME`` is read from it, the owners' rules form
+(``games.web.rules_form``) is built from it and the rules text (``games.rules_text``)
+quotes it. Defaults are not here: each preset fixes them (``rules.PRESETS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Final, Literal
+
+from .tables import NATURAL_TABLES, ROYALTY_TABLES, Game
+
+# bool: true or false. choice: one of ``choices``. table: the name of a table (``choices``)
+# or a mapping that updates the preset's table. number-or-none / number-or-sweep: a number
+# of at least ``minimum``, or null / "sweep". int / int-or-none: a whole number within
+# ``whole``, or null. multipliers: [cards left, multiplier] pairs, cards left within
+# ``whole`` and each multiplier at least ``minimum``.
+Kind = Literal[
+    "bool",
+    "choice",
+    "table",
+    "number-or-none",
+    "number-or-sweep",
+    "int",
+    "int-or-none",
+    "multipliers",
+]
+
+GAME_KEYS: Final[tuple[Game, ...]] = ("chinese", "open-face", "big-two")
+_ROWS_GAMES: Final[frozenset[Game]] = frozenset({"chinese", "open-face"})
+_CHINESE: Final[frozenset[Game]] = frozenset({"chinese"})
+_OPEN_FACE: Final[frozenset[Game]] = frozenset({"open-face"})
+_BIG_TWO: Final[frozenset[Game]] = frozenset({"big-two"})
+_EVERY_GAME: Final[frozenset[Game]] = frozenset(GAME_KEYS)
+
+# The named tables of each ``table`` option.
+TABLES: Final[Mapping[str, Mapping[str, Any]]] = {
+    "royalties": ROYALTY_TABLES,
+    "naturals": NATURAL_TABLES,
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of the rule book."""
+
+    name: str
+    kind: Kind
+    games: frozenset[Game]
+    sentence: str  # what it does, for people (the owners' rules form shows it)
+    choices: tuple[str, ...] = ()  # choice: its values; table: the names of its tables
+    minimum: Decimal = Decimal(0)  # number kinds, and each multiplier: the least allowed
+    whole: tuple[int, int] = (0, 0)  # int kinds, and multipliers' cards left: from, to
+    in_form: bool = True  # offered on the owners' rules form
+
+    @property
+    def form_kind(self) -> str:
+        """The kind of field on the rules form: a table is picked by its name there."""
+        return "choice" if self.kind == "table" else self.kind
+
+
+OPTIONS: Final[tuple[Option, ...]] = (
+    Option(
+        "wheel",
+        "choice",
+        _ROWS_GAMES,
+        "A-2-3-4-5 is the lowest straight, or ranks just below T-J-Q-K-A.",
+        ("low", "second"),
+    ),
+    Option(
+        "middle",
+        "choice",
+        _CHINESE,
+        "The middle row is a normal hand, or 2-7 lowball where the lowest wins.",
+        ("standard", "lowball-2-7"),
+    ),
+    Option(
+        "bonus",
+        "choice",
+        _ROWS_GAMES,
+        "1-6 doubles a scoop of all three rows; 2-4 gives +1 to whoever won more rows.",
+        ("1-6", "2-4", "none"),
+    ),
+    Option(
+        "scoop_all_multiplier",
+        "number-or-none",
+        _ROWS_GAMES,
+        "With 1-6 at four players, scooping all three opponents multiplies by this instead of 2.",
+        minimum=Decimal(1),
+    ),
+    Option(
+        "foul_counts_as_scoop",
+        "bool",
+        _ROWS_GAMES,
+        "Whether a fouled opponent counts as scooped for the multiplier above.",
+    ),
+    Option(
+        "royalties",
+        "table",
+        _ROWS_GAMES,
+        "Which royalty table pays bonuses for strong rows.",
+        tuple(ROYALTY_TABLES),
+    ),
+    Option(
+        "royalty_mode",
+        "choice",
+        _ROWS_GAMES,
+        "Royalties are paid by every opponent, or a winning row is worth its royalty.",
+        ("always", "row_win"),
+    ),
+    Option(
+        "royalty_best_only",
+        "bool",
+        _ROWS_GAMES,
+        "Only the best qualifying hand in each row collects its royalty.",
+    ),
+    Option(
+        "foul_penalty",
+        "number-or-sweep",
+        _ROWS_GAMES,
+        "A fouled hand pays as if scooped (sweep), or this many units to each live opponent.",
+    ),
+    Option(
+        "foul_pays_royalties",
+        "bool",
+        _ROWS_GAMES,
+        "A fouled player also pays opponents their royalties.",
+    ),
+    Option(
+        "surrender_cost",
+        "number-or-none",
+        _ROWS_GAMES,
+        "Units a surrendering player pays each opponent; none means surrender is not allowed.",
+    ),
+    Option(
+        "max_players",
+        "int",
+        _EVERY_GAME,
+        "The most players at one deal (2 to 4).",
+        whole=(2, 4),
+    ),
+    Option(
+        "naturals",
+        "table",
+        _CHINESE,
+        "Which naturals (special 13-card hands) count and what they pay.",
+        tuple(NATURAL_TABLES),
+    ),
+    Option(
+        "false_natural_penalty",
+        "number-or-none",
+        _CHINESE,
+        "What a false natural declaration pays each opponent; none rejects the declaration.",
+    ),
+    Option(
+        "natural_collects_from_surrendered",
+        "bool",
+        _CHINESE,
+        "A natural collects its value from a surrendered player too (else the surrender cost).",
+    ),
+    Option(
+        "criss_cross",
+        "bool",
+        _CHINESE,
+        "Criss Cross: two players, two hands each; each hand plays the one opposite.",
+        in_form=False,
+    ),
+    Option(
+        "fantasyland_cards",
+        "int-or-none",
+        _OPEN_FACE,
+        "Cards dealt to a player in fantasy land (13-17); none turns fantasy land off.",
+        whole=(13, 17),
+    ),
+    Option(
+        "progressive",
+        "bool",
+        _OPEN_FACE,
+        "Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards.",
+    ),
+    Option(
+        "multipliers",
+        "multipliers",
+        _BIG_TWO,
+        "Big Two: many cards left multiply the payment, e.g. 10:2, 13:3.",
+        minimum=Decimal(1),
+        whole=(1, 13),
+    ),
+    Option(
+        "two_multiplier",
+        "number-or-none",
+        _BIG_TWO,
+        "Big Two: each 2 still held multiplies that payment.",
+        minimum=Decimal(1),
+    ),
+    Option(
+        "losers_settle",
+        "bool",
+        _BIG_TWO,
+        "Big Two: losers also settle the difference of their penalties.",
+    ),
+    Option(
+        "target_score",
+        "number-or-none",
+        _BIG_TWO,
+        "Big Two: the session ends when a loss reaches this.",
+    ),
+)
+
+OPTIONS_BY_NAME: Final[Mapping[str, Option]] = {option.name: option for option in OPTIONS}
+
+OPTIONS_BY_GAME: Final[dict[Game, frozenset[str]]] = {
+    game: frozenset(option.name for option in OPTIONS if game in option.games) for game in GAME_KEYS
+}

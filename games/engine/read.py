@@ -1,0 +1,264 @@
+"""Reading the entries of a scoring request: each player's hand (or Big Two leftover), the
+stakes, and every card once; any problem raises ``ScoreError`` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from itertools import chain
+from typing import Any, Final
+
+from .bigtwo import Leftover
+from .cards import Card, CardError, card_text, cards_text, parse_cards
+from .errors import ScoreError
+from .games import GAMES, HANDS_FIELD, descriptor_for
+from .hands import Hand
+from .naturals import holds_natural
+from .ranking import five_card_evaluator
+from .rules import Rules
+from .tables import NATURALS
+
+ROW_SIZES: Final = {"front": 3, "middle": 5, "back": 5}
+_ROW_SIZES: Final = tuple(ROW_SIZES.items())
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """Money per unit, and per-pair multiples of it (RULES 5)."""
+
+    unit_value: Decimal = Decimal(1)
+    pair_multipliers: Mapping[frozenset[str], Decimal] = field(default_factory=dict)
+
+    def pair_value(self, a: str, b: str) -> Decimal:
+        return self.unit_value * self.pair_multipliers.get(frozenset((a, b)), Decimal(1))
+
+
+class _Cards:
+    """Every card of a deal, to reject one given twice anywhere."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[tuple[Card, ...], str, str, str]] = []
+
+    def add(self, cards: tuple[Card, ...], who: str, place: str, path: str) -> None:
+        self.parts.append((cards, who, place, path))
+
+    def check(self) -> None:
+        hands = [part[0] for part in self.parts]
+        if len(set(chain.from_iterable(hands))) == sum(map(len, hands)):
+            return
+        seen: dict[Card, str] = {}
+        for cards, who, place, path in self.parts:
+            where = f"{who}'s {place}"
+            for card in cards:
+                first = seen.get(card)
+                if first is not None:
+                    raise ScoreError(
+                        f"card {card_text(card)} appears twice: {first} and {where}",
+                        f"{path}.{place}",
+                    )
+                seen[card] = where
+
+
+def _mapping(value: object, what: str, field_path: str) -> Mapping[str, Any]:
+    if value.__class__ is not dict and not isinstance(value, Mapping):
+        raise ScoreError(f"{what} must be an object", field_path)
+    return value
+
+
+def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], who: str, path: str) -> None:
+    if allowed.issuperset(entry):
+        return
+    extra = next(k for k in entry if k not in allowed)
+    raise ScoreError(
+        f"{who}: unknown field {extra!r} (allowed: {', '.join(sorted(allowed))})",
+        f"{path}.{extra}",
+    )
+
+
+def _names(players: Sequence[Any]) -> tuple[str, ...]:
+    names: list[str] = []
+    for k, entry in enumerate(players):
+        path = f"players[{k}]"
+        name = _mapping(entry, f"player {k + 1}", path).get("name")
+        if name.__class__ is not str or not name.strip():
+            raise ScoreError(f"player {k + 1}: a name is required", f"{path}.name")
+        name = name.strip()
+        if name in names:
+            raise ScoreError(f"two players are named {name!r}", f"{path}.name")
+        names.append(name)
+    return tuple(names)
+
+
+def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards) -> Hand:
+    """One 13-card hand: three rows, or a surrender, perhaps a declared natural."""
+    surrender = entry.get("surrender", False)
+    natural = entry.get("natural")
+    if surrender is not False or natural is not None:
+        _check_declarations(surrender, natural, who, path, rules)
+    rows: list[tuple[Card, ...]] = []
+    for row, size in _ROW_SIZES:
+        text = entry.get(row)
+        if text is None:
+            if surrender:
+                continue
+            raise ScoreError(f"{who}: the {row} row is missing", f"{path}.{row}")
+        try:
+            cards = parse_cards(text)
+        except CardError as error:  # name the place only when it is needed
+            raise ScoreError(f"{who}, {row}: {error.reason}", f"{path}.{row}") from None
+        if len(cards) != size:
+            raise ScoreError(
+                f"{who}, {row}: {len(cards)} cards given ({cards_text(cards)}), "
+                f"the {row} row needs {size}",
+                f"{path}.{row}",
+            )
+        deck.add(cards, who, row, path)
+        rows.append(cards)
+    if surrender and rows and len(rows) != 3:
+        raise ScoreError(f"{who}: give all three rows or none", path)
+    in_fantasyland = False
+    discards: tuple[Card, ...] = ()
+    game = GAMES[rules.game]
+    if game.has_fantasyland:
+        in_fantasyland = entry.get("in_fantasyland", False)
+        if not isinstance(in_fantasyland, bool):
+            raise ScoreError(
+                f"{who}: in_fantasyland must be true or false", f"{path}.in_fantasyland"
+            )
+        if in_fantasyland and rules.fantasyland_cards is None:
+            raise ScoreError(f"{who}: these rules have no fantasy land", f"{path}.in_fantasyland")
+    if game.has_discards and entry.get("discards") is not None:
+        discards = parse_cards(entry["discards"], f"{who}, discards", f"{path}.discards")
+        deck.add(discards, who, "discards", path)
+    hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
+    if (
+        natural is not None
+        and hand_rows is not None
+        and rules.false_natural_penalty is None
+        and not holds_natural(natural, hand_rows, five_card_evaluator(rules.wheel))
+    ):
+        raise ScoreError(
+            f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
+        )
+    return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards)
+
+
+def _check_declarations(
+    surrender: object, natural: object, who: str, path: str, rules: Rules
+) -> None:
+    if not isinstance(surrender, bool):
+        raise ScoreError(f"{who}: surrender must be true or false", f"{path}.surrender")
+    if surrender and rules.surrender_cost is None:
+        raise ScoreError(
+            f"{who} surrendered, but surrender is not allowed under these rules",
+            f"{path}.surrender",
+        )
+    if natural is not None:
+        _check_natural_allowed(natural, who, path, rules, surrender)
+
+
+def _check_natural_allowed(
+    natural: object, who: str, path: str, rules: Rules, surrender: bool
+) -> None:
+    if not isinstance(natural, str) or natural not in NATURALS:
+        raise ScoreError(
+            f"{who}: unknown natural {natural!r} (known: {', '.join(NATURALS)})", f"{path}.natural"
+        )
+    if rules.naturals.get(natural) is None:
+        raise ScoreError(
+            f"{who} declared {natural}, which these rules do not count as a natural",
+            f"{path}.natural",
+        )
+    if surrender:
+        raise ScoreError(f"{who}: cannot both surrender and declare {natural}", f"{path}.natural")
+
+
+def _read_leftover(
+    entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards
+) -> Leftover:
+    _unknown_keys(entry, GAMES[rules.game].player_fields, who, path)
+    cards: tuple[Card, ...] | None = None
+    if entry.get("cards") is not None:
+        cards = parse_cards(entry["cards"], f"{who}, cards", f"{path}.cards")
+        deck.add(cards, who, "cards", path)
+    count = entry.get("cards_left")
+    if count is None:
+        if cards is None:
+            raise ScoreError(f"{who}: give the cards left or their count", f"{path}.cards_left")
+        count = len(cards)
+    elif isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ScoreError(f"{who}: cards_left must be a whole number", f"{path}.cards_left")
+    elif cards is not None and count != len(cards):
+        raise ScoreError(
+            f"{who}: cards_left is {count} but {len(cards)} cards are listed", f"{path}.cards_left"
+        )
+    if count > 13:
+        raise ScoreError(
+            f"{who} has {count} cards left, but nobody holds more than 13", f"{path}.cards_left"
+        )
+    if rules.two_multiplier is not None and cards is None and count > 0:
+        raise ScoreError(
+            f"{who}: two_multiplier counts the 2s held, so give the cards left, not a count",
+            f"{path}.cards",
+        )
+    return Leftover(who, count, cards)
+
+
+def _read_stakes(value: object, names: tuple[str, ...]) -> Stakes:
+    stakes = _mapping(value, "stakes", "stakes")
+    _unknown_keys(stakes, frozenset({"unit_value", "pairs"}), "stakes", "stakes")
+    unit = _amount(stakes.get("unit_value", 1), "stakes.unit_value")
+    multipliers: dict[frozenset[str], Decimal] = {}
+    pairs = stakes.get("pairs", [])
+    if not isinstance(pairs, list):
+        raise ScoreError("stakes.pairs must be a list", "stakes.pairs")
+    for k, pair in enumerate(pairs):
+        path = f"stakes.pairs[{k}]"
+        pair = _mapping(pair, "a pair's stake", path)
+        who = pair.get("players")
+        if (
+            not isinstance(who, list)
+            or len(who) != 2
+            or who[0] == who[1]
+            or any(name not in names for name in who)
+        ):
+            raise ScoreError(f"{path}: players must name two players of this deal", path)
+        multipliers[frozenset(who)] = _amount(pair.get("multiplier"), f"{path}.multiplier")
+    return Stakes(unit, multipliers)
+
+
+def _amount(value: object, path: str) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, str, float)):
+        raise ScoreError(f"{path}: expected a number, got {value!r}", path)
+    try:
+        number = Decimal(str(value))
+    except ArithmeticError:
+        raise ScoreError(f"{path}: expected a number, got {value!r}", path) from None
+    if not number.is_finite() or number < 0:
+        raise ScoreError(f"{path}: expected a number of at least 0, got {value!r}", path)
+    return number
+
+
+def _read_crossed(
+    players: list[Any], names: tuple[str, ...], rules: Rules, deck: _Cards
+) -> tuple[tuple[Hand, ...], ...]:
+    """Criss Cross: each player's two hands; hand k is played against hand k opposite."""
+    game = descriptor_for(rules)
+    count = game.hands_per_player
+    per_player: list[list[Hand]] = []
+    for k, entry in enumerate(players):
+        path = f"players[{k}]"
+        _unknown_keys(entry, game.player_fields, names[k], path)
+        hands = entry.get(HANDS_FIELD)
+        if not isinstance(hands, list) or len(hands) != count:
+            raise ScoreError(f"{names[k]}: Criss Cross needs two hands", f"{path}.{HANDS_FIELD}")
+        read = []
+        for h, hand in enumerate(hands):
+            hand_path = f"{path}.{HANDS_FIELD}[{h}]"
+            hand = _mapping(hand, f"{names[k]}'s hand {h + 1}", hand_path)
+            _unknown_keys(hand, game.hand_fields, f"{names[k]} (hand {h + 1})", hand_path)
+            read.append(_read_hand(hand, names[k], hand_path, rules, deck))
+        per_player.append(read)
+    return tuple(tuple(p[h] for p in per_player) for h in range(count))

@@ -1,0 +1,120 @@
+"""The review of a recorded deal (issue 6): what each player could have done with the
+same cards against the other hands as they were set.
+
+Units are computed as floats for ranking (``versus``) and the chosen answers are
+re-scored exactly with ``score_hands``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Literal, NamedTuple
+
+import numpy as np
+
+from .hands import DealResult, Hand, Rows
+from .rules import Rules
+from .scoring import _seat, score_hands
+from .splits import _FIVE_MASKS, _THREE_MASKS, Floats, Setting, _Hand13, _mask
+from .versus import _table_units
+
+
+class Review(NamedTuple):
+    """What one player of a recorded deal could have done with the same cards."""
+
+    player: str
+    best: Setting
+    best_units: Decimal
+    actual_units: Decimal
+    missed: Decimal  # best_units - actual_units, never negative
+    declare: Literal["natural", "surrender"] | None = None  # the best choice is not rows
+    natural: str | None = None
+    nearest_legal: Setting | None = None  # for a fouled hand
+
+
+def _as_hands(deal: DealResult | Sequence[Hand]) -> tuple[Hand, ...]:
+    if isinstance(deal, DealResult):
+        return tuple(
+            Hand(
+                p.name,
+                p.cards,
+                surrender=p.status == "surrendered",
+                natural=p.natural or p.false_natural,
+            )
+            for p in deal.players
+        )
+    return tuple(deal)
+
+
+def _with_setting(hands: Sequence[Hand], k: int, rows: Rows, **changes: object) -> list[Hand]:
+    replaced = list(hands)
+    replaced[k] = (
+        hands[k]
+        ._replace(rows=rows, surrender=False, natural=None)
+        ._replace(
+            **changes  # type: ignore[arg-type]
+        )
+    )
+    return replaced
+
+
+def review(deal: DealResult | Sequence[Hand], rules: Rules, player_index: int) -> Review:
+    """The best a player could have done against the other hands as they were set.
+
+    Every legal setting of the player's 13 cards is scored against the real opponents
+    (and declaring a natural or surrendering, where the rules allow it); ``missed`` is
+    what the best choice would have won over the actual result.
+    """
+    hands = _as_hands(deal)
+    hand = hands[player_index]
+    if hand.rows is None:
+        raise ValueError(f"{hand.name} surrendered without cards: nothing to review")
+    cards = [c for row in hand.rows for c in row]
+    h13 = _Hand13(cards, rules)
+    table = h13.table
+    actual = score_hands(hands, rules).players[player_index]
+    others = [_seat(table, h) for k, h in enumerate(hands) if k != player_index]
+    legal = h13.legal
+    if rules.royalty_best_only:
+        # Royalties then depend on every hand at the table: score each setting in full.
+        units = np.array(
+            [float(_exact(hands, rules, player_index, h13.setting(int(s)))) for s in legal]
+        )
+    else:
+        units = _table_units(table, h13.rows, others)
+    top = int(legal[int(np.argmax(units))])
+    best = h13.setting(top)
+    best_units = _exact(hands, rules, player_index, best)
+    declare: Literal["natural", "surrender"] | None = None
+    natural_name: str | None = None
+    for name, _value, layout in h13.naturals():
+        won = score_hands(_with_setting(hands, player_index, layout.rows, natural=name), rules)
+        if won.players[player_index].units > best_units:
+            best_units, declare, natural_name = won.players[player_index].units, "natural", name
+    if rules.surrender_cost is not None:
+        won = score_hands(_with_setting(hands, player_index, hand.rows, surrender=True), rules)
+        if won.players[player_index].units > best_units:
+            best_units, declare, natural_name = won.players[player_index].units, "surrender", None
+    nearest = _nearest_legal(h13, hand.rows, units) if actual.status == "fouled" else None
+    missed = max(best_units - actual.units, Decimal(0))
+    best_units = actual.units + missed  # a foul that paid off is still what was won
+    return Review(hand.name, best, best_units, actual.units, missed, declare, natural_name, nearest)
+
+
+def _exact(hands: Sequence[Hand], rules: Rules, k: int, setting: Setting) -> Decimal:
+    return score_hands(_with_setting(hands, k, setting.rows), rules).players[k].units
+
+
+def _nearest_legal(h13: _Hand13, rows: Rows, units: Floats) -> Setting:
+    """The legal setting sharing the most cards per row with ``rows``; the better scoring
+    one among equals."""
+    position = {c: p for p, c in enumerate(h13.cards)}
+    masks = [_mask([position[c] for c in row]) for row in rows]
+    three = np.bitwise_count(_THREE_MASKS & masks[0])
+    middle = np.bitwise_count(_FIVE_MASKS & masks[1])
+    back = np.bitwise_count(_FIVE_MASKS & masks[2])
+    legal = h13.legal
+    shared = three[h13.fi[legal]] + middle[h13.mi[legal]] + back[h13.bi[legal]]
+    closest = np.flatnonzero(shared == shared.max())
+    return h13.setting(int(legal[closest[int(np.argmax(units[closest]))]]))

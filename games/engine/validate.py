@@ -1,0 +1,166 @@
+"""Validation of single rule options: each override of a preset becomes a typed value,
+or a ``RuleError`` naming the option (``rules.OPTION``) and what was expected.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any, Final, cast
+
+from .cards import RANK_CHARS
+from .errors import RuleError
+from .options import OPTIONS_BY_NAME, Option
+from .ranking import CATEGORIES
+from .tables import NATURAL_TABLES, NATURALS, ROWS, ROYALTY_TABLES, Row, RoyaltyTable
+
+
+def _fail(name: str, value: object, expected: str) -> RuleError:
+    return RuleError(f"rules.{name}: {value!r} is not {expected}", f"rules.{name}")
+
+
+def _decimal(name: str, value: object, *, minimum: Decimal = Decimal(0)) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+        raise _fail(name, value, "a number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _fail(name, value, "a finite number")
+    try:
+        number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+    except InvalidOperation:
+        raise _fail(name, value, "a number") from None
+    if not number.is_finite():
+        raise _fail(name, value, "a finite number")
+    if number < minimum:
+        raise _fail(name, value, f"a number of at least {minimum}")
+    return number
+
+
+def _optional_decimal(name: str, value: object, *, minimum: Decimal = Decimal(0)) -> Decimal | None:
+    return None if value is None else _decimal(name, value, minimum=minimum)
+
+
+def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise _fail(name, value, "one of " + ", ".join(repr(c) for c in choices))
+    return value
+
+
+def _bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(name, value, "true or false")
+    return value
+
+
+def _int(name: str, value: object, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _fail(name, value, f"a whole number from {lo} to {hi}")
+    return value
+
+
+_ROYALTY_KEYS: Final[dict[Row, frozenset[str]]] = {
+    "front": frozenset(
+        {"pair", "trips"} | {f"{k}_{r}" for k in ("pair", "trips") for r in RANK_CHARS}
+    ),
+    "middle": frozenset(
+        set(CATEGORIES[1:])
+        | {"royal_flush"}
+        | {f"{k}_{r}" for k in ("pair", "trips", "quads") for r in RANK_CHARS}
+    ),
+    "back": frozenset(),
+}
+_ROYALTY_KEYS["back"] = _ROYALTY_KEYS["middle"]
+
+
+def _royalties(value: object, base: RoyaltyTable) -> RoyaltyTable:
+    """A table by name, or a mapping of rows whose entries update ``base`` (null removes)."""
+    if isinstance(value, str):
+        if value not in ROYALTY_TABLES:
+            raise _fail("royalties", value, "one of " + ", ".join(map(repr, ROYALTY_TABLES)))
+        return ROYALTY_TABLES[value]
+    if not isinstance(value, Mapping):
+        raise _fail("royalties", value, "a table name or a mapping of rows")
+    table: dict[Row, dict[str, Decimal]] = {row: dict(base[row]) for row in ROWS}
+    for row, entries in value.items():
+        if row not in ROWS:
+            raise RuleError(
+                f"rules.royalties: unknown row {row!r} (rows are front, middle, back)",
+                "rules.royalties",
+            )
+        if not isinstance(entries, Mapping):
+            raise _fail(f"royalties.{row}", entries, "a mapping of hands to units")
+        for key, units in entries.items():
+            if key not in _ROYALTY_KEYS[row]:
+                raise RuleError(
+                    f"rules.royalties.{row}: unknown hand {key!r} (use a category such as "
+                    f"'full_house', or 'pair_Q' / 'trips_7' for a given rank)",
+                    f"rules.royalties.{row}.{key}",
+                )
+            if units is None:
+                table[row].pop(key, None)
+            else:
+                table[row][key] = _decimal(f"royalties.{row}.{key}", units)
+    return cast(RoyaltyTable, table)
+
+
+def _naturals(value: object, base: Mapping[str, Decimal | None]) -> Mapping[str, Decimal | None]:
+    if isinstance(value, str):
+        if value not in NATURAL_TABLES:
+            raise _fail("naturals", value, "one of " + ", ".join(map(repr, NATURAL_TABLES)))
+        return NATURAL_TABLES[value]
+    if not isinstance(value, Mapping):
+        raise _fail("naturals", value, "a table name or a mapping of naturals to units")
+    table = dict(base)
+    for key, units in value.items():
+        if key not in NATURALS:
+            raise RuleError(
+                f"rules.naturals: unknown natural {key!r}; known: {', '.join(NATURALS)}",
+                f"rules.naturals.{key}",
+            )
+        table[key] = _optional_decimal(f"naturals.{key}", units)
+    return table
+
+
+def _multipliers(value: object, option: Option) -> tuple[tuple[int, Decimal], ...]:
+    lo, hi = option.whole
+    if not isinstance(value, (list, tuple)):
+        raise _fail("multipliers", value, "a list of [cards left, multiplier] pairs")
+    steps: list[tuple[int, Decimal]] = []
+    for step in value:
+        if not isinstance(step, (list, tuple)) or len(step) != 2:
+            raise _fail("multipliers", step, "a [cards left, multiplier] pair")
+        steps.append(
+            (
+                _int("multipliers", step[0], lo, hi),
+                _decimal("multipliers", step[1], minimum=option.minimum),
+            )
+        )
+    steps.sort()
+    if len({cards for cards, _ in steps}) != len(steps):
+        raise _fail("multipliers", value, "a list with each threshold once")
+    return tuple(steps)
+
+
+def _parse_option(name: str, value: Any, base: Any) -> Any:
+    """The validated value of one override, as its entry in ``options.OPTIONS`` says;
+    ``base`` is the option's value in the preset (a royalty or naturals mapping updates
+    the preset's table)."""
+    option = OPTIONS_BY_NAME[name]
+    kind = option.kind
+    if kind == "bool":
+        return _bool(name, value)
+    if kind == "choice":
+        return _choice(name, value, option.choices)
+    if kind == "number-or-sweep":
+        return "sweep" if value == "sweep" else _decimal(name, value, minimum=option.minimum)
+    if kind == "number-or-none":
+        return _optional_decimal(name, value, minimum=option.minimum)
+    if kind == "int" or (kind == "int-or-none" and value is not None):
+        return _int(name, value, *option.whole)
+    if kind == "int-or-none":
+        return None
+    if kind == "table":
+        return _royalties(value, base) if name == "royalties" else _naturals(value, base)
+    if kind == "multipliers":
+        return _multipliers(value, option)
+    raise AssertionError(name)  # pragma: no cover - every kind is handled above

@@ -1,0 +1,162 @@
+"""Scoring settings over arrays: a candidate's units against the other hands at a table.
+
+These restate the pairwise rules of ``scoring`` for arrays of settings, so that the
+review and the auto-arrange can score thousands of settings at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .rules import Rules
+from .scoring import _Seat, _Table
+from .splits import Bools, Floats, Ints, _Rowset
+
+# Scoring a candidate (``c``, arrays) against one opponent (``o``): the pairwise rules of
+# ``scoring._settle_rows`` and ``_settle_special`` restated over arrays. A test holds the
+# two equal on random deals under every preset.
+
+
+def _row_values(r: tuple[Floats, Floats, Floats]) -> tuple[Floats, Floats, Floats]:
+    return (
+        np.where(r[0] > 0, r[0], 1.0),
+        np.where(r[1] > 0, r[1], 1.0),
+        np.where(r[2] > 0, r[2], 1.0),
+    )
+
+
+def _outcomes(c: _Rowset, o: _Rowset) -> tuple[Ints, Ints]:
+    """Rows won and rows lost by ``c``."""
+    wins = (c.f > o.f).astype(np.int8) + (c.m > o.m) + (c.b > o.b)
+    losses = (c.f < o.f).astype(np.int8) + (c.m < o.m) + (c.b < o.b)
+    return wins, losses
+
+
+def _versus_live(
+    table: _Table,
+    c: _Rowset,
+    o: _Rowset,
+    wins: Ints,
+    losses: Ints,
+    c_factor: Floats | float,
+    o_factor: Floats | float,
+) -> Floats:
+    rules = table.rules
+    units: Floats
+    if table.row_win:
+        cv, ov = _row_values(c.r), _row_values(o.r)
+        units = np.zeros(np.broadcast_shapes(wins.shape, losses.shape))
+        for cs, os_, crv, orv in ((c.f, o.f, cv[0], ov[0]), (c.m, o.m, cv[1], ov[1])):
+            units = units + np.where(cs > os_, crv, 0.0) - np.where(cs < os_, orv, 0.0)
+        units = units + np.where(c.b > o.b, cv[2], 0.0) - np.where(c.b < o.b, ov[2], 0.0)
+    else:
+        units = (wins - losses).astype(np.float64)
+    if rules.bonus == "1-6":
+        units = np.where(
+            wins == 3, units * c_factor, np.where(losses == 3, units * o_factor, units)
+        )
+    elif rules.bonus == "2-4":
+        units = units + np.sign(wins - losses)
+    if not table.row_win and table.has_royalties:
+        units = units + (sum(c.r) - sum(o.r))
+    return units
+
+
+def _versus_fouled(table: _Table, c: _Rowset, o: _Seat, c_factor: Floats | float) -> Floats:
+    rules = table.rules
+    shape = c.f.shape
+    if o.false_natural is not None:
+        assert rules.false_natural_penalty is not None
+        return np.full(shape, float(rules.false_natural_penalty))
+    if rules.foul_penalty == "sweep":
+        rows: Floats = sum(_row_values(c.r)) if table.row_win else np.full(shape, 3.0)  # type: ignore[assignment]
+        if rules.bonus == "1-6":
+            penalty = rows * c_factor
+        elif rules.bonus == "2-4":
+            penalty = rows + 1.0
+        else:
+            penalty = rows
+        pays_royalties = not table.row_win
+    else:
+        penalty = np.full(shape, float(rules.foul_penalty))
+        pays_royalties = True
+    if pays_royalties and rules.foul_pays_royalties and table.has_royalties:
+        penalty = penalty + sum(c.r)
+    return np.asarray(penalty, dtype=np.float64)
+
+
+def _seat_rowset(table: _Table, seat: _Seat) -> _Rowset:
+    f, m, b = (np.array(v, dtype=np.int64) for v in seat.values)
+    r = tuple(np.array(float(x)) for x in seat.royalties)
+    return _Rowset(f, m, b, (r[0], r[1], r[2]))
+
+
+def _table_units(table: _Table, c: _Rowset, others: Sequence[_Seat]) -> Floats:
+    """Units a live candidate (arrays of settings) wins at a table of ``others``."""
+    rules = table.rules
+    n = len(others) + 1
+    live = [o for o in others if o.status == "live"]
+    rowsets = [_seat_rowset(table, o) for o in live]
+    outcomes = [_outcomes(c, o) for o in rowsets]
+    two = 2.0
+    scoop_all = rules.scoop_all_multiplier is not None and n == 4
+    c_factor: Floats | float = two
+    o_factors: list[float | Floats] = [two] * len(live)
+    if scoop_all:
+        mult = float(rules.scoop_all_multiplier)  # type: ignore[arg-type]
+        possible = all(
+            o.status == "live" or (o.status == "fouled" and rules.foul_counts_as_scoop)
+            for o in others
+        )
+        c_all: Bools = np.full(c.f.shape, possible)
+        for wins, _ in outcomes:
+            c_all = c_all & (wins == 3)
+        c_factor = np.where(c_all, mult, two)
+        for k, o in enumerate(live):
+            fixed = _scoops_others(rules, o, [x for x in others if x is not o])
+            if fixed:
+                o_factors[k] = np.where(outcomes[k][1] == 3, mult, two)
+    units: Floats = np.zeros(c.f.shape)
+    for k, (wins, losses) in enumerate(outcomes):
+        units = units + _versus_live(table, c, rowsets[k], wins, losses, c_factor, o_factors[k])
+    for o in others:
+        if o.status == "fouled":
+            units = units + _versus_fouled(table, c, o, c_factor)
+        elif o.status == "surrendered":
+            assert rules.surrender_cost is not None
+            units = units + float(rules.surrender_cost)
+        elif o.status == "natural":
+            assert o.natural is not None
+            value = rules.naturals[o.natural]
+            assert value is not None
+            units = units - float(value)
+    return units
+
+
+def _scoops_others(rules: Rules, seat: _Seat, others: Sequence[_Seat]) -> bool:
+    """Whether ``seat`` (live) wins every row against each of ``others`` (the fixed part of
+    ``scoring._scoops_all``; the candidate is checked over arrays)."""
+    for other in others:
+        if other.status == "fouled" and rules.foul_counts_as_scoop:
+            continue
+        if other.status != "live":
+            return False
+        if not all(a > b for a, b in zip(seat.values, other.values, strict=True)):
+            return False
+    return True
+
+
+def _best_royalties_only(c: _Rowset, o: _Rowset) -> tuple[_Rowset, _Rowset]:
+    """``royalty_best_only`` between two live players: in each row only the stronger
+    qualifying hand (both when equal) keeps its royalty."""
+    c_kept: list[Floats] = []
+    o_kept: list[Floats] = []
+    for cv, ov, cr, orr in zip((c.f, c.m, c.b), (o.f, o.m, o.b), c.r, o.r, strict=True):
+        c_kept.append(np.where((cr > 0) & ((orr <= 0) | (cv >= ov)), cr, 0.0))
+        o_kept.append(np.where((orr > 0) & ((cr <= 0) | (ov >= cv)), orr, 0.0))
+    return (
+        c._replace(r=(c_kept[0], c_kept[1], c_kept[2])),
+        o._replace(r=(o_kept[0], o_kept[1], o_kept[2])),
+    )
