@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from games.engine.cards import SUIT_CHARS, SUIT_SYMBOLS, Card, card_text
+from games.engine.games import GAMES
 from games.engine.rules import NATURALS, Rules, decimal_text
 
 # --- numbers -------------------------------------------------------------------------------
@@ -86,11 +87,8 @@ def text_faces(text: str | None) -> list[dict[str, Any]]:
 
 # --- games and naturals --------------------------------------------------------------------
 
-GAME_NAMES: Mapping[str, str] = {
-    "chinese": "Chinese poker",
-    "open-face": "Open-face Chinese poker",
-    "big-two": "Big Two",
-}
+# Each game's name for people, as its descriptor gives it.
+GAME_NAMES: Mapping[str, str] = {key: game.display_name for key, game in GAMES.items()}
 
 # English name, and the Vietnamese one used at Mau Binh tables (None where there is none).
 NATURAL_NAMES: Mapping[str, tuple[str, str | None]] = {

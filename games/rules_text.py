@@ -1,9 +1,8 @@
-"""The rules in force, in plain language: for score sheets now, for the table-side pages later.
+"""The rules in force, in plain language, for the sheets and the pages.
 
 Everything is read from the engine's ``Rules`` (what ``Rules.to_mapping()`` spells out), so
 the description can never disagree with how the deals were scored. Mau Binh rule sets get
-the Vietnamese names of their hands and terms (from ``shared/MAU_BINH.md``) beside the
-English ones.
+the Vietnamese names of their hands and terms beside the English ones.
 """
 
 from __future__ import annotations
@@ -15,22 +14,8 @@ from decimal import Decimal
 from games.engine.cards import RANK_CHARS
 from games.engine.games import GAMES
 from games.engine.options import OPTIONS_BY_NAME
-from games.engine.rules import NATURALS, ROWS, Rules, decimal_text
-
-# English name, and the Vietnamese one used at Mau Binh tables (None where the rule book
-# gives none).
-NATURAL_NAMES: Mapping[str, tuple[str, str | None]] = {
-    "clean_dragon": ("clean dragon", "rồng cuốn"),
-    "dragon": ("dragon", "sảnh rồng"),
-    "same_color_13": ("13 of one colour", "đồng hoa"),
-    "same_color_12": ("12 of one colour", None),
-    "five_pairs_trips": ("five pairs and trips", "5 đôi 1 sám"),
-    "six_pairs": ("six pairs", "lục phé bôn"),
-    "three_flushes": ("three flushes", "3 thùng"),
-    "three_straights": ("three straights", "3 sảnh"),
-    "no_broadway": ("no broadway", None),
-}
-assert set(NATURAL_NAMES) == set(NATURALS)
+from games.engine.rules import ROWS, Rules, decimal_text
+from games.present import game_name, is_mau_binh, natural_name
 
 # Mau Binh words for a scoop, a scoop of the whole table, a foul and an instant win.
 VIETNAMESE_TERMS: Mapping[str, str] = {
@@ -56,19 +41,6 @@ RANK_NAMES = {
     "A": "aces",
 }
 assert set(RANK_NAMES) == set(RANK_CHARS)
-
-
-def is_mau_binh(rules: Rules) -> bool:
-    """Whether the rule set is one of the Mau Binh presets (or built on one)."""
-    return rules.preset.startswith("mau-binh")
-
-
-def natural_name(name: str, rules: Rules | None = None) -> str:
-    """A natural's name for people: "six pairs", or "six pairs (lục phé bôn)" in Mau Binh."""
-    english, vietnamese = NATURAL_NAMES.get(name, (name.replace("_", " "), None))
-    if rules is not None and is_mau_binh(rules) and vietnamese:
-        return f"{english} ({vietnamese})"
-    return english
 
 
 def _term(english: str, key: str, rules: Rules) -> str:
@@ -240,13 +212,6 @@ def _describe_big_two(rules: Rules) -> list[str]:
             f"The session ends when a player's loss reaches {decimal_text(rules.target_score)}."
         )
     return lines
-
-
-def game_name(rules: Rules) -> str:
-    """The game's name for people (its descriptor's), or Mau Binh's for its presets."""
-    if is_mau_binh(rules):
-        return "Mau Binh (Mậu Binh)"
-    return GAMES[rules.game].display_name
 
 
 def describe_rules(rules: Rules) -> list[str]:

@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString
 from games import reports
 from games import stakes as stored_stakes
 from games.charts import PLAYER_COLOURS, running_totals_svg
+from games.engine.games import GAMES, player_hands
 from games.engine.rules import Rules, decimal_text
 from games.models import Deal, Document, Player, Session
 from games.monospace import Column, mono_blocks
@@ -100,7 +101,7 @@ def _scoops(result: Mapping[str, Any]) -> dict[str, list[str]]:
     """Who scooped whom in a deal's result (Criss Cross: per hand)."""
     scoops: dict[str, list[str]] = {}
     for pair in result.get("pairs", ()):
-        for hand in pair.get("hands") or (pair,):
+        for hand in player_hands(pair):
             winner = hand.get("scoop")
             if winner:
                 loser = next(name for name in pair["players"] if name != winner)
@@ -131,7 +132,7 @@ def _deal_cells(deal: Deal, names: Sequence[str], rules: Rules) -> list[str]:
         if player.get("surrendered"):
             marks.append("X")
             notes.append(f"{name} surrenders")
-        for hand in player.get("hands") or (player,):
+        for hand in player_hands(player):
             if hand.get("natural"):
                 marks.append("N")
                 notes.append(f"{name}: {natural_name(hand['natural'], rules)}")
@@ -172,7 +173,7 @@ def _notable_hands(deals: Iterable[Deal], rules: Rules) -> list[dict[str, Any]]:
         if deal.status != Deal.Status.ACTIVE:
             continue
         for player in deal.result["players"]:
-            for hand in player.get("hands") or (player,):
+            for hand in player_hands(player):
                 natural = hand.get("natural")
                 if natural:
                     rows = hand.get("rows") or {}
@@ -271,7 +272,8 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
         "void_deals": summary["void_deals"],
         "totals": totals,
         "reviewed_deals": summary.get("reviewed_deals", 0),
-        "rows_game": rules.game != "big-two",
+        "rows_game": bool(GAMES[rules.game].rows),
+        "fantasyland": GAMES[rules.game].has_fantasyland,
         "matrix": matrix,
         "fewest_transfers": transfers(settled["fewest_transfers"]),
         "pair_by_pair": transfers(settled["pair_by_pair"]),

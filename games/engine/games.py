@@ -152,7 +152,7 @@ CRISS_CROSS: Final = Descriptor(
     preset_overrides=(("criss_cross", True),),
 )
 
-GAMES: Final[dict[Game, Descriptor]] = {
+GAMES: Final[Mapping[str, Descriptor]] = {
     "chinese": CHINESE,
     "open-face": OPEN_FACE,
     "big-two": BIG_TWO,

@@ -17,6 +17,7 @@ from django.db import connection, transaction
 
 from games import stakes as stored_stakes
 from games.engine import ScoreError, score_request
+from games.engine.games import GAMES
 from games.engine.tally import tally
 from games.errors import DealNotActive, SessionClosed
 from games.models import Deal, DealRevision, LedgerEntry, PairStake, Session, SessionSeat
@@ -69,8 +70,8 @@ def record_or_replay(
                     raise _Replayed(existing)
             if number is None:
                 raise SessionClosed(f"session {session.pk} is closed: no more deals")
-            open_face = session.game == Session.Game.OPEN_FACE
-            fantasy = fantasyland(session, seated) if open_face else {}
+            has_fantasyland = GAMES[session.game].has_fantasyland
+            fantasy = fantasyland(session, seated) if has_fantasyland else {}
             players = _checked_players(request_players, seated, fantasy)
             stakes = _stakes(group.unit_value, pair_stakes, players, seated)
             request = {"players": players, "stakes": stakes}

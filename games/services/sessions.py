@@ -17,13 +17,11 @@ from django.utils import timezone
 
 from games.engine import Rules
 from games.engine.bigtwo import target_reached as engine_target_reached
+from games.engine.games import GAMES
 from games.errors import HasHistory, ServiceError, SessionClosed
 from games.models import Deal, Group, Player, RuleSet, Session, SessionSeat
 from games.permissions import require_member
 from games.reports.ledger import balances
-
-# The preset a session gets when it names a game the group's own rules are not for.
-DEFAULT_PRESETS = {"chinese": "standard", "open-face": "ofc", "big-two": "big-two"}
 
 
 def start_session(
@@ -96,9 +94,10 @@ def _session_spec(
 ) -> str | Mapping[str, Any]:
     spec: str | Mapping[str, Any] = rule_set.spec
     if override is None and game is not None and rule_set.rules.get("game", "chinese") != game:
-        if game not in DEFAULT_PRESETS:
-            raise ServiceError(f"game: {game!r} is not one of {', '.join(DEFAULT_PRESETS)}", "game")
-        spec = DEFAULT_PRESETS[game]
+        # A game the group's own rules are not for plays that game's default preset.
+        if game not in GAMES:
+            raise ServiceError(f"game: {game!r} is not one of {', '.join(GAMES)}", "game")
+        spec = GAMES[game].default_spec
     elif isinstance(override, str) or (override is not None and "preset" in override):
         spec = override
     elif override is not None:
@@ -176,9 +175,10 @@ def lock_open_session(session: Session) -> Session:
 
 
 def close_at_target(session: Session) -> None:
-    """Big Two: the session ends once a player's loss reaches the target score."""
+    """A game with a target score (Big Two): the session ends once a player's loss
+    reaches it."""
     if (
-        session.game == Session.Game.BIG_TWO
+        "target_score" in GAMES[session.game].options
         and session.target_score is not None
         and target_reached(session)
     ):

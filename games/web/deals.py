@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
 from games.engine import Rules, ScoreError
+from games.engine.games import GAMES, descriptor_for
 from games.models import Deal, Session
 from games.present import game_name, signed
 from games.web import entry
@@ -42,7 +43,8 @@ def _entry_context(
         if show_feedback
         else [entry.SeatFeedback(e.name) for e in entries]
     )
-    fantasy = services.fantasyland(session) if session.game == Session.Game.OPEN_FACE else {}
+    game = GAMES[session.game]
+    fantasy = services.fantasyland(session) if game.has_fantasyland else {}
     seats = []
     for k, (typed, seen) in enumerate(zip(entries, feedback, strict=True)):
         seat_error, row_errors = "", {}
@@ -81,12 +83,14 @@ def _entry_context(
         "session": session,
         "group": session.group,
         "seats": seats,
-        "naturals": entry.allowed_naturals(rules) if session.game == Session.Game.CHINESE else [],
+        "naturals": entry.allowed_naturals(rules) if game.has_naturals else [],
         "surrender_allowed": rules.surrender_cost is not None,
         "form_error": form_error,
         "game_name": game_name(rules),
         "idempotency_key": uuid.uuid4().hex,
-        "criss_cross": rules.criss_cross,
+        "criss_cross": descriptor_for(rules).shape == "crossed",
+        "leftovers": game.shape == "leftovers",
+        "discards": game.has_discards,
     }
 
 
@@ -128,7 +132,7 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
         problem = _apply_arrange(request, entries, rules)
         context = _entry_context(session, entries, show_feedback=True, error=problem)
         return render(request, template, context | extra, status=400 if problem else 200)
-    players = entry.request_players(entries, session.game)
+    players = entry.request_players(entries, GAMES[session.game])
     user = user_of(request)
     try:
         if deal is None:
@@ -220,9 +224,10 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         }
         for seat in seats
     ]
-    if entry.complete(entries, session.game):
-        fantasy = services.fantasyland(session) if session.game == Session.Game.OPEN_FACE else None
-        result = entry.preview(entry.request_players(entries, session.game, fantasy), rules)
+    game = GAMES[session.game]
+    if entry.complete(entries, game):
+        fantasy = services.fantasyland(session) if game.has_fantasyland else None
+        result = entry.preview(entry.request_players(entries, game, fantasy), rules)
         if result.result is not None:
             body["units"] = [
                 {

@@ -16,6 +16,7 @@ from games.engine import Rules, ScoreError, score_request
 from games.engine.arrange import arrange_heuristic
 from games.engine.cards import Card, CardError, card_text
 from games.engine.cards import parse_cards as engine_parse_cards
+from games.engine.games import Descriptor, descriptor_for
 from games.engine.ranking import describe, five_card_evaluator, three_card_evaluator
 from games.engine.request import ROW_SIZES
 from games.engine.rules import NATURALS
@@ -108,13 +109,13 @@ def entries_from_request(
 
 
 def request_players(
-    entries: Sequence[SeatEntry], game: str, fantasy: Mapping[str, int] | None = None
+    entries: Sequence[SeatEntry], game: Descriptor, fantasy: Mapping[str, int] | None = None
 ) -> list[dict[str, Any]]:
     """The request's ``players`` list: blank fields are left out for the engine to name."""
     players = []
     for entry in entries:
         player: dict[str, Any] = {"name": entry.name}
-        if game == "big-two":
+        if game.shape == "leftovers":
             if entry.cards.strip():
                 player["cards"] = entry.cards
             if entry.cards_left.strip():
@@ -130,11 +131,10 @@ def request_players(
                 player.update(rows)
             if entry.natural:
                 player["natural"] = entry.natural
-            if game == "open-face":
-                if entry.discards.strip():
-                    player["discards"] = entry.discards
-                if fantasy is not None:
-                    player["in_fantasyland"] = entry.name in fantasy
+            if game.has_discards and entry.discards.strip():
+                player["discards"] = entry.discards
+            if game.has_fantasyland and fantasy is not None:
+                player["in_fantasyland"] = entry.name in fantasy
         players.append(player)
     return players
 
@@ -203,7 +203,7 @@ def _mark_duplicates(seats: Sequence[SeatFeedback], parsed: Sequence[Mapping[str
 
 def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
     """Per seat: each row's hand or error, a foul with its reason, cards given twice."""
-    if rules.game == "big-two":
+    if descriptor_for(rules).shape == "leftovers":
         seats = []
         for entry in entries:
             seat = SeatFeedback(entry.name)
@@ -254,9 +254,9 @@ def preview(players: list[dict[str, Any]], rules: Rules) -> Preview:
         return Preview(error=error.message, field=error.field)
 
 
-def complete(entries: Sequence[SeatEntry], game: str) -> bool:
+def complete(entries: Sequence[SeatEntry], game: Descriptor) -> bool:
     """Whether every seat has something typed (a preview of a half-typed deal is noise)."""
-    if game == "big-two":
+    if game.shape == "leftovers":
         return all(e.cards.strip() or e.cards_left.strip() for e in entries)
     return all(e.surrender or all(getattr(e, row).strip() for row in ROWS) for e in entries)
 

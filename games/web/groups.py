@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import reports, services
 from games.engine import ScoreError
-from games.engine.rules import PRESETS
+from games.engine.rules import PRESETS, preset_rules
 from games.models import Group, Membership, Player
 from games.present import GAME_NAMES, money_in, signed, units
 from games.web import rules_form
@@ -140,7 +140,7 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
     applies = {option.name for option in rules_form.options_for(preset)}
     context = {
         "group": group,
-        "presets": [(name, PRESETS[name].get("game", "chinese")) for name in PRESETS],
+        "presets": [(name, preset_rules(name).game) for name in PRESETS],
         "preset": values.get("preset", ""),
         "options": options,
         "applies": applies,

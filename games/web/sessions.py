@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import reports, services
 from games.engine import Rules, ScoreError
 from games.engine.cards import parse_cards
+from games.engine.games import GAMES, player_hands
 from games.engine.rules import PRESETS
 from games.models import Deal, Membership, Session
 from games.present import (
@@ -104,13 +105,14 @@ def _deal_rows(session: Session, names: Sequence[str], rules: Rules) -> list[dic
             if p is None:
                 cells.append({"units": "", "note": "sat out"})
                 continue
+            naturals = [hand["natural"] for hand in player_hands(p) if hand.get("natural")]
             note = ""
             if p.get("fouled"):
                 note = "foul"
             elif p.get("surrendered"):
                 note = "surrender"
-            elif p.get("natural"):
-                note = capitalised(natural_name(p["natural"], rules))
+            elif naturals:
+                note = ", ".join(capitalised(natural_name(n, rules)) for n in naturals)
             elif "cards_left" in p:
                 note = f"{p['cards_left']} left"
             cells.append({"units": signed(Decimal(p["units"])), "note": note})
@@ -223,7 +225,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for p in summary["players"]
     ]
     last, pairs = _last_pairs(session, names)
-    fantasy = services.fantasyland(session) if session.game == Session.Game.OPEN_FACE else {}
+    fantasy = services.fantasyland(session) if GAMES[session.game].has_fantasyland else {}
     context = {
         "session": session,
         "group": session.group,
