@@ -16,6 +16,8 @@ from django.db.models import F, Q
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
+from games.engine.games import GAMES
+
 
 class Group(models.Model):
     """Friends who keep their nights together: one currency, one unit value."""
@@ -129,17 +131,13 @@ class PairStake(models.Model):
 class Session(models.Model):
     """A night at the table, played under one resolved rule set."""
 
-    class Game(models.TextChoices):
-        CHINESE = "chinese"
-        OPEN_FACE = "open-face"
-        BIG_TWO = "big-two"
-
     class Status(models.TextChoices):
         OPEN = "open"
         CLOSED = "closed"
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
-    game = models.CharField(max_length=10, choices=Game.choices)
+    # One of the engine's games (``games.engine.games.GAMES``), as the session's rules say.
+    game = models.CharField(max_length=10)
     date = models.DateField()
     place = models.CharField(max_length=100, blank=True)
     notes = models.TextField(blank=True)
@@ -178,6 +176,11 @@ class Session(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def game_name(self) -> str:
+        """The game's name for people, as its descriptor gives it."""
+        return GAMES[self.game].display_name
 
     def seat_names(self) -> dict[int, str]:
         """Player id -> the name the player sat down with, in seat order.

@@ -14,6 +14,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.engine.games import GAMES
 from games.engine.rules import decimal_text
 from games.models import (
     Deal,
@@ -28,6 +29,9 @@ from games.models import (
 
 # A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
 RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
+
+# The games a session may name, for the schema as for validation.
+GAME_CHOICES = [(key, game.display_name) for key, game in GAMES.items()]
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -194,7 +198,7 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
         max_length=4,
         help_text="2 to 4 of the group's player names, in seat order",
     )
-    game = serializers.ChoiceField(choices=Session.Game.choices, required=False)
+    game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
     rules_override = serializers.JSONField(required=False, help_text=RULES_HELP)
     target_score = serializers.DecimalField(max_digits=14, decimal_places=4, required=False)
     date = serializers.DateField(required=False)

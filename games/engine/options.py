@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from .tables import NATURAL_TABLES, ROYALTY_TABLES, Game
 
@@ -33,7 +33,7 @@ Kind = Literal[
     "multipliers",
 ]
 
-GAME_KEYS: Final[tuple[Game, ...]] = ("chinese", "open-face", "big-two")
+GAME_KEYS: Final[tuple[Game, ...]] = get_args(Game)
 _ROWS_GAMES: Final[frozenset[Game]] = frozenset({"chinese", "open-face"})
 _CHINESE: Final[frozenset[Game]] = frozenset({"chinese"})
 _OPEN_FACE: Final[frozenset[Game]] = frozenset({"open-face"})

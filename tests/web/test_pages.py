@@ -441,6 +441,24 @@ def test_open_face_shows_who_is_in_fantasy_land(
     assert "in fantasy land · 13 cards" in page and 'name="p0-discards"' in page
 
 
+def test_the_scoreboard_names_a_criss_cross_natural(
+    group: Group, players: dict[str, Player], alice: User, as_bob: Client
+) -> None:
+    # Criss Cross keeps each player's two hands under "hands"; Bob's second is hand D,
+    # declared as six pairs.
+    seats = [players[n] for n in ("Ann", "Bob")]
+    session = services.start_session(group, seats, alice, rules_override={"criss_cross": True})
+    natural = {**HANDS["D"], "natural": "six_pairs"}
+    hands = [
+        {"name": "Ann", "hands": [HANDS["A"], HANDS["C"]]},
+        {"name": "Bob", "hands": [HANDS["B"], natural]},
+    ]
+    services.record_deal(session, hands, alice)
+    board = as_bob.get(f"/sessions/{session.pk}/").content.decode()
+    deals = board.split('id="deals"')[1]
+    assert "Six pairs" in deals
+
+
 def test_a_false_natural_is_refused_beside_its_player(session: Session, as_bob: Client) -> None:
     form = {**deal_form(Ann="A", Bob="B", Cy="C", Di="D"), "p0-natural": "six_pairs"}
     response = as_bob.post(f"/sessions/{session.pk}/deal/", form)
