@@ -137,7 +137,7 @@ class Session(models.Model):
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
     # One of the engine's games (``games.engine.games.GAMES``), as the session's rules say.
-    game = models.CharField(max_length=10)
+    game = models.CharField(max_length=20)
     date = models.DateField()
     place = models.CharField(max_length=100, blank=True)
     notes = models.TextField(blank=True)
