@@ -8,7 +8,7 @@ down at the session (``Session.seat_names``), in seat order.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -102,16 +102,15 @@ def pair_matrix(session: Session, pairs: PairSums | None = None) -> dict[str, di
     return matrix
 
 
-def running_totals(session: Session) -> list[RunningTotal]:
-    """Everyone's totals after each active deal, in deal order.
+def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decimal]]]:
+    """After each active deal, in deal order: its number and every seated player's
+    cumulative ``field`` ("units" or "money"), in seat order.
 
-    The database sums each deal's rows into one row per deal, two columns per player.
+    The database sums each deal's rows into one row per deal, a column per player.
     """
-    name_of = session.seat_names()
     amount = DecimalField(max_digits=14, decimal_places=4)
-
-    def signed_sum(pk: int, field: str) -> Sum:
-        return Sum(
+    columns = {
+        f"p{pk}": Sum(
             Case(
                 When(player_a_id=pk, then=F(field)),
                 When(player_b_id=pk, then=-F(field)),
@@ -119,11 +118,8 @@ def running_totals(session: Session) -> list[RunningTotal]:
                 output_field=amount,
             )
         )
-
-    columns = {}
-    for pk in name_of:
-        columns[f"u{pk}"] = signed_sum(pk, "units")
-        columns[f"m{pk}"] = signed_sum(pk, "money")
+        for pk in session.seat_names()
+    }
     rows = (
         session_ledger(session)
         .values("deal__number")
@@ -131,15 +127,27 @@ def running_totals(session: Session) -> list[RunningTotal]:
         .order_by("deal__number")
         .values_list("deal__number", *columns)
     )
-    totals = dict.fromkeys(name_of.values(), NOTHING)
-    out = []
+    totals = [ZERO] * len(columns)
     for number, *deltas in rows:
-        totals = {
-            name: Amounts(old.units + deltas[2 * k], old.money + deltas[2 * k + 1])
-            for k, (name, old) in enumerate(totals.items())
-        }
-        out.append(RunningTotal(number, totals))
-    return out
+        totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
+        yield number, totals
+
+
+def running_totals(session: Session) -> list[RunningTotal]:
+    """Everyone's units and money after each active deal, in deal order."""
+    names = list(session.seat_names().values())
+    units = running_sums(session, "units")
+    money = running_sums(session, "money")
+    return [
+        RunningTotal(
+            number,
+            {
+                name: Amounts(u, m)
+                for name, u, m in zip(names, unit_totals, money_totals, strict=True)
+            },
+        )
+        for (number, unit_totals), (_, money_totals) in zip(units, money, strict=True)
+    ]
 
 
 def transfers(

@@ -87,8 +87,8 @@ def session_summary(session: Session) -> dict[str, Any]:
         void = list(session.deals.filter(status=Deal.Status.VOID).values_list("number", flat=True))
     counts = _counts(session, names)
     running = [
-        {"deal": row.number, "units": {name: a.units for name, a in row.totals.items()}}
-        for row in ledger.running_totals(session)
+        {"deal": number, "units": dict(zip(names, totals, strict=True))}
+        for number, totals in ledger.running_sums(session, "units")
     ]
 
     missed = _units_missed(session)

@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 
 from games import reports, services
 from games.models import Deal, DealRevision, LedgerEntry, Session
+from games.reports.ledger import running_sums
 from tests.services.hands import HANDS, deal, fouled
 
 D = Decimal
@@ -126,6 +127,12 @@ def test_pair_matrix(night: Session) -> None:
 
 def test_running_totals_skip_the_void_deal(night: Session) -> None:
     running = reports.running_totals(night)
+    units = list(running_sums(night, "units"))
+
+    assert [(number, list(totals)) for number, totals in units] == [
+        (r.number, [a.units for a in r.totals.values()]) for r in running
+    ]
+    assert running[-1].totals["Ann"].money == D("3.75")  # half a euro a unit
 
     assert [
         (r.number, {n: str(a.units.normalize()) for n, a in r.totals.items()}) for r in running
