@@ -64,7 +64,7 @@ def fingerprint(session: Session, player: Player | None = None) -> str:
         "deals": [deals["count"], deals["versions"] or 0, deals["reviewed"]],
         "session": [str(session.date), session.place, session.status, session.rules],
         "group": [session.group.name, session.group.currency],
-        "seats": list(session.seats.order_by("seat").values_list("name", flat=True)),
+        "seats": list(session.seat_names().values()),
     }
     if player is not None:
         parts["player"] = player.name
