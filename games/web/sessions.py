@@ -29,8 +29,8 @@ from games.present import (
     money_in,
     natural_name,
     signed,
+    units,
 )
-from games.present import units as plain
 from games.web.common import group_for, seat_names, session_for, session_rules, user_of
 
 
@@ -152,17 +152,17 @@ def _last_pairs(session: Session, names: Sequence[str]) -> tuple[Deal | None, li
     pairs = []
     for pair in deal.result["pairs"]:
         a, b = sorted(pair["players"], key=lambda name: seat.get(name, 0))
-        units = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
+        won = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
         detail = PAIR_KINDS.get(pair.get("kind", ""), "")
         if pair.get("scoop"):
             detail = "scoop"
-        if units < 0:
-            text = f"{b} wins {plain(-units)} from {a}"
-        elif units > 0:
-            text = f"{a} wins {plain(units)} from {b}"
+        if won < 0:
+            text = f"{b} wins {units(-won)} from {a}"
+        elif won > 0:
+            text = f"{a} wins {units(won)} from {b}"
         else:
             text = f"{a} and {b} are even"
-        pairs.append({"a": a, "b": b, "text": text, "units": signed(units), "detail": detail})
+        pairs.append({"a": a, "b": b, "text": text, "units": signed(won), "detail": detail})
     return deal, pairs
 
 
@@ -192,7 +192,7 @@ def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
         players.append(
             {
                 "name": line["name"],
-                "missed": plain(missed),
+                "missed": units(missed),
                 "best": signed(Decimal(line["best_units"])),
                 "actual": signed(Decimal(line["actual_units"])),
                 "how": how,
@@ -277,8 +277,8 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         | {
             "units_text": signed(p["units"]),
             "money_text": money_in(p["money"], currency),
-            "royalties_text": plain(p["royalties"]),
-            "missed_text": plain(p["units_missed"]),
+            "royalties_text": units(p["royalties"]),
+            "missed_text": units(p["units_missed"]),
         }
         for p in summary["players"]
     ]
