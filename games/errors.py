@@ -31,12 +31,16 @@ class HasHistory(ServiceError):
     """The object carries recorded history (seats, deals), so it is not deleted."""
 
 
+class IdempotencyConflict(ServiceError):
+    """The idempotency key already recorded a different deal in this session."""
+
+
 class ImportRefused(ServiceError):
     """The file cannot be imported (malformed, inconsistent, or the group is not empty)."""
 
 
 # Conflicts with the state of the data rather than with the request itself (HTTP 409).
-CONFLICTS = (SessionClosed, DealNotActive, HasHistory)
+CONFLICTS = (SessionClosed, DealNotActive, HasHistory, IdempotencyConflict)
 
 
 def error_body(message: str, field: str | None = None) -> dict[str, Any]:

@@ -241,6 +241,15 @@ class Deal(models.Model):
     result = models.JSONField()
     status = models.CharField(max_length=6, choices=Status.choices, default=Status.ACTIVE)
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    idempotency_fingerprint = models.CharField(
+        max_length=64,
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="the SHA-256 of the players list as first sent with the idempotency key"
+        " (games.services.deals.fingerprint); null on a deal stored before fingerprints,"
+        " which any retry with its key matches",
+    )
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -43,6 +43,12 @@ def record_deal(
     return record_or_replay(session, request_players, by, idempotency_key).deal
 
 
+def fingerprint(players: object) -> str:
+    """STUB"""
+    import hashlib, json
+    return hashlib.sha256(json.dumps(players, sort_keys=True, default=str).encode()).hexdigest()
+
+
 class Recorded(NamedTuple):
     deal: Deal
     created: bool  # False: the idempotency key had already recorded this deal
