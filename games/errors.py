@@ -32,7 +32,11 @@ class HasHistory(ServiceError):
 
 
 class IdempotencyConflict(ServiceError):
-    """The idempotency key already recorded a different deal in this session."""
+    """The idempotency key already recorded other players in this session: deal ``number``."""
+
+    def __init__(self, message: str, field: str | None = None, number: int | None = None) -> None:
+        super().__init__(message, field)
+        self.number = number
 
 
 class ImportRefused(ServiceError):

@@ -285,17 +285,27 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
         return DealRevisionSerializer(deal.revisions.all(), many=True).data
 
 
+# What the pages' reason fields take (games.services.deals checks it for every caller).
+REASON_LENGTH = 200
+
+
 class DealInputSerializer(serializers.Serializer[Any]):
-    """A deal's ``players`` go to the engine as they are: it names any bad card itself."""
+    """A deal's ``players`` go to the engine as they are: it names any bad card itself.
+    A seated player who sat the deal out is ``{"name": ..., "sat_out": true}``."""
 
     players = serializers.JSONField(
-        help_text="the score request's players: name plus rows, surrender, natural, or cards"
+        help_text="the score request's players: name plus rows, surrender, natural, or cards;"
+        " every seated player once, {'name': NAME, 'sat_out': true} for one who sat it out"
     )
-    reason = serializers.CharField(required=False, default="", allow_blank=True)
+    reason = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=REASON_LENGTH
+    )
 
 
 class VoidSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(required=False, default="", allow_blank=True)
+    reason = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=REASON_LENGTH
+    )
 
 
 class PresetSerializer(serializers.Serializer[Any]):

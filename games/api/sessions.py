@@ -2,7 +2,8 @@
 
 Deals are recorded, edited and voided through ``games.services``, which score them with the
 engine under the session's stored rules. A retried ``POST`` with the same
-``Idempotency-Key`` header gets the deal it already recorded (200) instead of a second one.
+``Idempotency-Key`` header and the same players gets the deal it already recorded (200)
+instead of a second one; the same key with other players is a conflict (409).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     description="a key unique to this deal (at most 100 characters): a retried request"
-    " with the same key returns the deal already recorded instead of recording it again",
+    " with the same key and the same players returns the deal already recorded instead of"
+    " recording it again; the same key with other players answers 409",
 )
 
 
@@ -160,8 +162,6 @@ class DealViewSet(
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get("Idempotency-Key") or None
-        if key is not None and len(key) > 100:
-            raise ServiceError("Idempotency-Key: at most 100 characters", "Idempotency-Key")
         data = validated(s.DealInputSerializer, request.data)
         deal, created = services.record_or_replay(
             self.session, data["players"], current_user(request), key

@@ -8,6 +8,8 @@ has no ledger rows; it keeps its last result and a ``DealRevision``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -16,14 +18,19 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 
 from games import stakes as stored_stakes
-from games.engine import ScoreError, score_request
+from games.engine import ScoreError
 from games.engine.games import GAMES
 from games.engine.tally import tally
-from games.errors import DealNotActive, SessionClosed
+from games.errors import DealNotActive, IdempotencyConflict, ServiceError, SessionClosed
 from games.models import Deal, DealRevision, LedgerEntry, PairStake, Session, SessionSeat
 from games.permissions import require_member, require_owner
 from games.services.reviews import review_after_commit
 from games.services.sessions import close_at_target, fantasyland, lock_open_session
+from games.sitting_out import SAT_OUT, is_sat_out, playing, score_playing
+
+KEY_FIELD = "Idempotency-Key"
+KEY_LENGTH = Deal._meta.get_field("idempotency_key").max_length or 100
+REASON_LENGTH = 200  # what the pages' reason fields take
 
 
 def record_deal(
@@ -34,19 +41,24 @@ def record_deal(
 ) -> Deal:
     """Score one deal under the session's rules and store it with its ledger rows.
 
-    ``request_players`` is the request's ``players`` list; each must be seated. Open-face
-    deals get ``in_fantasyland`` from the players' previous deals unless it is given. A
-    key already used in this session returns that deal unchanged (a retried request).
-    The session row is locked while the next number is taken, so concurrent entries queue;
-    the unique (session, number) constraint is the backstop.
+    ``request_players`` is the request's ``players`` list: every seated player once, either
+    with their hand or as ``{"name": ..., "sat_out": true}`` (kept in the stored request,
+    never scored); at least two must play. Open-face deals get ``in_fantasyland`` from the
+    players' previous deals unless it is given. A key already used in this session with
+    the same players (``fingerprint``) returns that deal unchanged (a retried request); with
+    other players it raises ``IdempotencyConflict``. The session row is locked while the
+    next number is taken, so concurrent entries queue; the unique (session, number)
+    constraint is the backstop.
     """
     return record_or_replay(session, request_players, by, idempotency_key).deal
 
 
 def fingerprint(players: object) -> str:
-    """STUB"""
-    import hashlib, json
-    return hashlib.sha256(json.dumps(players, sort_keys=True, default=str).encode()).hexdigest()
+    """The SHA-256 (hex) of the players list as the client sent it, written as canonical
+    JSON (keys sorted, no spaces), so the same deal gives the same fingerprint however its
+    keys are ordered, and any other deal (or any other text at all) another."""
+    text = json.dumps(players, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class Recorded(NamedTuple):
@@ -63,6 +75,8 @@ def record_or_replay(
     """``record_deal``, also telling whether this call recorded the deal or replayed it."""
     group = session.group
     require_member(by, group)
+    _check_shape(request_players)
+    sent = None if idempotency_key is None else _checked_key(idempotency_key, request_players)
     # A session's game, rules and seats never change once it starts, and a stake applies
     # from whenever it is set: all are read before the session is locked, to hold the lock
     # as briefly as possible.
@@ -73,15 +87,15 @@ def record_or_replay(
             if idempotency_key is not None:
                 existing = session.deals.filter(idempotency_key=idempotency_key).first()
                 if existing is not None:
-                    raise _Replayed(existing)
+                    raise _Replayed(_replayed(existing, sent))
             if number is None:
                 raise SessionClosed(f"session {session.pk} is closed: no more deals")
             has_fantasyland = GAMES[session.game].has_fantasyland
             fantasy = fantasyland(session, seated) if has_fantasyland else {}
             players = _checked_players(request_players, seated, fantasy)
-            stakes = _stakes(group.unit_value, pair_stakes, players, seated)
+            stakes = _stakes(group.unit_value, pair_stakes, playing(players).players, seated)
             request = {"players": players, "stakes": stakes}
-            result = score_request({"rules": session.rules, **request})
+            result = score_playing({"rules": session.rules, **request})
             deal = Deal.objects.create(
                 session=session,
                 number=number,
@@ -90,6 +104,7 @@ def record_or_replay(
                 result=result,
                 tally=tally(result),
                 idempotency_key=idempotency_key,
+                idempotency_fingerprint=sent,
                 created_by=by,
             )
             _write_ledger(deal, result, seated)
@@ -99,6 +114,49 @@ def record_or_replay(
         return Recorded(replayed.deal, created=False)
     session.last_deal_number = number
     return Recorded(deal, created=True)
+
+
+def _check_shape(request_players: object) -> None:
+    """ScoreError unless ``players`` is a list of objects: a body that is no deal at all is
+    refused as such (400) before its idempotency key is looked up."""
+    if not isinstance(request_players, list):
+        raise ScoreError("players: a list of 2 to 4 players is required", "players")
+    for k, entry in enumerate(request_players):
+        if not isinstance(entry, Mapping):
+            raise ScoreError(f"player {k + 1} must be an object", f"players[{k}]")
+
+
+def _checked_key(key: str, request_players: object) -> str:
+    """The fingerprint of a request sent with ``key``, once the key is one that can be
+    stored (ServiceError on ``Idempotency-Key`` otherwise)."""
+    if len(key) > KEY_LENGTH:
+        raise ServiceError(f"{KEY_FIELD}: at most {KEY_LENGTH} characters", KEY_FIELD)
+    if "\x00" in key:
+        raise ServiceError(f"{KEY_FIELD}: no NUL characters", KEY_FIELD)
+    return fingerprint(request_players)
+
+
+def _replayed(existing: Deal, sent: str | None) -> Deal:
+    """The deal a retried request gets back, or IdempotencyConflict when the key recorded
+    other players. A deal stored before fingerprints (null) matches any retry."""
+    stored = existing.idempotency_fingerprint
+    if stored is None or stored == sent:
+        return existing
+    raise IdempotencyConflict(
+        f"{KEY_FIELD} {existing.idempotency_key!r} already recorded deal {existing.number}"
+        " of this session with other players or cards; a new deal needs a new key",
+        KEY_FIELD,
+        existing.number,
+    )
+
+
+def checked_reason(reason: str) -> str:
+    """A reason for an edit or a void as stored (ServiceError on ``reason`` otherwise)."""
+    if len(reason) > REASON_LENGTH:
+        raise ServiceError(f"reason: at most {REASON_LENGTH} characters", "reason")
+    if "\x00" in reason:
+        raise ServiceError("reason: no NUL characters", "reason")
+    return reason
 
 
 class _Table(NamedTuple):
@@ -159,9 +217,11 @@ def edit_deal(
     """Rescore a deal with corrected input; the previous version is kept as a revision.
 
     The deal keeps its rules and stakes; an open-face player's ``in_fantasyland`` is kept
-    from the previous version unless given.
+    from the previous version unless given. Every seated player is in the corrected deal
+    or sits it out, as when it was recorded; its idempotency key and fingerprint stay.
     """
     require_member(by, deal.session.group)
+    checked_reason(reason)
     with transaction.atomic():
         session = lock_open_session(deal.session)
         locked = _lock_active_deal(deal)
@@ -170,10 +230,10 @@ def edit_deal(
             p["name"]: 1 for p in locked.request["players"] if p.get("in_fantasyland") is True
         }
         players = _checked_players(request_players, seated, fantasy)
-        names = (p["name"] for p in players if isinstance(p, Mapping) and "name" in p)
+        names = (p["name"] for p in playing(players).players if isinstance(p, Mapping))
         stakes = stored_stakes.restricted(locked.request.get("stakes"), names)
         request = {"players": players, "stakes": stakes}
-        result = score_request({"rules": locked.rules, **request})
+        result = score_playing({"rules": locked.rules, **request})
         _keep_revision(locked, DealRevision.Action.EDIT, reason, by)
         locked.request = request
         locked.result = result
@@ -192,6 +252,7 @@ def edit_deal(
 def void_deal(deal: Deal, by: User, reason: str = "") -> Deal:
     """Owners only: the deal stays visible as void, and its ledger rows are deleted."""
     require_owner(by, deal.session.group)
+    checked_reason(reason)
     with transaction.atomic():
         lock_open_session(deal.session)
         locked = _lock_active_deal(deal)
@@ -225,7 +286,8 @@ def _keep_revision(deal: Deal, action: str, reason: str, by: User) -> None:
 def _checked_players(
     request_players: object, seated: Mapping[str, int], fantasy: Mapping[str, int]
 ) -> list[dict[str, Any]]:
-    """The players list with names checked against the seats and fantasy land filled in.
+    """The players list as stored: names checked against the seats, every seat accounted
+    for (playing or ``sat_out``), fantasy land filled in for those who play.
 
     Entries the engine would reject (no name, not an object) are passed on untouched for
     it to report in its own words.
@@ -233,20 +295,39 @@ def _checked_players(
     if not isinstance(request_players, list):
         raise ScoreError("players: a list of 2 to 4 players is required", "players")
     players: list[dict[str, Any]] = []
+    named: set[str] = set()
     for k, entry in enumerate(request_players):
         if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
             players.append(entry)
             continue
         name = entry["name"].strip()
-        if name and name not in seated:
+        if not name:
+            players.append(entry)
+            continue
+        if name not in seated:
             raise ScoreError(
                 f"{name} is not seated in this session (seated: {', '.join(seated)})",
                 f"players[{k}].name",
             )
+        if name in named:
+            raise ScoreError(f"two players are named {name!r}", f"players[{k}].name")
+        named.add(name)
         player = {**entry, "name": name}
-        if fantasy and "in_fantasyland" not in player:
+        if entry.get(SAT_OUT) is False:
+            del player[SAT_OUT]
+        elif fantasy and "in_fantasyland" not in player and not is_sat_out(player):
             player["in_fantasyland"] = name in fantasy
         players.append(player)
+    missing = [name for name in seated if name not in named]
+    if missing and len(named) == len(players):  # (a malformed entry is the engine's to name)
+        who = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
+        raise ScoreError(
+            f"players: {who} {'is' if len(missing) == 1 else 'are'} seated but not in this"
+            f" deal: give {'their hands' if len(missing) > 1 else 'the hand'}, or"
+            f' {{"name": "{missing[0]}", "sat_out": true}} for a player who sat it out',
+            "players",
+        )
+    playing(players)  # a sat_out entry that is not true or false, or carries cards
     return players
 
 

@@ -14,6 +14,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from games.after_response import after_response
 from games.engine.arrange import review_request
 from games.models import Deal, ReviewLine
+from games.sitting_out import engine_request
 
 
 def review_after_commit(deal: Deal) -> None:
@@ -41,7 +42,8 @@ def store_review(deal_pk: int) -> dict[str, Any] | None:
     deal = Deal.objects.filter(pk=deal_pk).select_related("session").first()
     if deal is None:
         return None
-    review = {**review_request({"rules": deal.rules, **deal.request}), "version": deal.version}
+    request = engine_request({"rules": deal.rules, **deal.request})  # who sat out is not reviewed
+    review = {**review_request(request), "version": deal.version}
     seated = deal.session.seated()
     with transaction.atomic():
         if not Deal.objects.filter(pk=deal_pk, version=deal.version).update(review=review):

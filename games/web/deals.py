@@ -6,6 +6,7 @@ JavaScript) and for the preview the page's script asks for.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 from decimal import Decimal
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import services
 from games.engine import Rules, ScoreError
 from games.engine.games import GAMES, descriptor_for
+from games.errors import CONFLICTS, DealNotActive, IdempotencyConflict, SessionClosed
 from games.models import Deal, Session
 from games.present import game_name, signed
 from games.web import entry
@@ -28,6 +30,7 @@ from games.web.common import require_owner_role, seat_names, session_for, sessio
 
 # Fields of the deal form with a feedback line of their own: errors go beside them.
 ROW_FIELDS = frozenset({"front", "middle", "back", "cards", "cards_left", "discards", "cards13"})
+_SEAT = re.compile(r"[0-9]{1,2}")
 
 
 def _entry_context(
@@ -76,6 +79,7 @@ def _entry_context(
                 "row_errors": row_errors,
                 "cards_feedback": seen.rows.get("cards"),
                 "fantasy": fantasy.get(typed.name),
+                "sat_out": typed.sat_out,
             }
         )
     form_error = error.error if error is not None and error.seat is None and error.error else ""
@@ -94,13 +98,25 @@ def _entry_context(
     }
 
 
+def _arrange_seat(request: HttpRequest, entries: Sequence[entry.SeatEntry]) -> int | None:
+    """The seat the "arrange" button names (0-based), or None when it names none."""
+    value = request.POST["arrange"]
+    if _SEAT.fullmatch(value) and int(value) < len(entries):
+        return int(value)
+    return None
+
+
 def _apply_arrange(
     request: HttpRequest, entries: list[entry.SeatEntry], rules: Rules
 ) -> entry.Preview | None:
     """The "arrange" button of seat k: fill its rows from its 13 cards (or say why not)."""
-    k = int(request.POST["arrange"]) if request.POST["arrange"].isdigit() else -1
-    if not 0 <= k < len(entries):
-        return None
+    k = _arrange_seat(request, entries)
+    if k is None:
+        value = request.POST["arrange"][:20]
+        return entry.Preview(
+            error=f"arrange: {value!r} is not a seat of this deal (0 to {len(entries) - 1})",
+            field="arrange",
+        )
     try:
         entries[k].front, entries[k].middle, entries[k].back = entry.arrange(
             entries[k].cards13, rules
@@ -108,6 +124,20 @@ def _apply_arrange(
     except ScoreError as exc:
         return entry.Preview(error=exc.message, field=f"players[{k}].cards13")
     return None
+
+
+def _refusal(exc: services.ServiceError) -> str:
+    """A service's refusal of the deal form, as the person at the table reads it."""
+    if isinstance(exc, IdempotencyConflict):
+        return (
+            f"This form was already saved as deal {exc.number}, with other cards; nothing"
+            " new was saved. Check deal"
+            f" {exc.number} on the scoreboard, or save again to record these cards as"
+            " another deal."
+        )
+    if exc.field == "Idempotency-Key":
+        return f"Nothing was saved: the form's key is not valid ({exc.message}). Save again."
+    return exc.message
 
 
 def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> HttpResponse:
@@ -146,9 +176,15 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
         problem = entry.Preview(error=exc.message, field=exc.field)
         context = _entry_context(session, entries, show_feedback=True, error=problem)
         return render(request, template, context | extra, status=400)
-    except services.ServiceError as exc:
+    except (SessionClosed, DealNotActive) as exc:
         messages.error(request, exc.message)
         return redirect("web:session", pk=session.pk)
+    except services.ServiceError as exc:
+        # A reused key, a bad key or reason: the form again, as typed, with a fresh key.
+        problem = entry.Preview(error=_refusal(exc))
+        context = _entry_context(session, entries, show_feedback=True, error=problem)
+        status = 409 if isinstance(exc, CONFLICTS) else 400
+        return render(request, template, context | extra, status=status)
     return redirect(reverse("web:session", args=[session.pk]) + "#scoreboard")
 
 
@@ -205,12 +241,14 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         problem = _apply_arrange(request, entries, rules)
         if problem is not None:
             return JsonResponse({"arrange_error": problem.error, "seat": problem.seat}, status=400)
-        k = int(request.POST["arrange"])
+        k = _arrange_seat(request, entries)
+        assert k is not None  # _apply_arrange refuses any other value
         body["arranged"] = {"seat": k, **{row: getattr(entries[k], row) for row in entry.ROWS}}
     seats = entry.analyse(entries, rules)
     body["seats"] = [
         {
             "name": seat.name,
+            "sat_out": seat.sat_out,
             "foul": seat.foul,
             "rows": {
                 row: {

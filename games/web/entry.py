@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import Rules, ScoreError, score_request
+from games.engine import Rules, ScoreError
 from games.engine.arrange import arrange_heuristic
 from games.engine.cards import Card, CardError, card_text
 from games.engine.cards import parse_cards as engine_parse_cards
@@ -22,10 +22,12 @@ from games.engine.request import ROW_SIZES
 from games.engine.rules import NATURALS
 from games.engine.scoring import Hand, score_hands
 from games.present import capitalised, card_faces, natural_name
+from games.sitting_out import SAT_OUT, is_sat_out, score_playing
 
 ROWS = tuple(ROW_SIZES)
 TEXT_FIELDS = ("front", "middle", "back", "cards13", "discards", "cards", "cards_left")
 _FIELD = re.compile(r"^players\[(\d+)\]\.?(\w+)?")
+_COUNT = re.compile(r"[0-9]{1,9}")  # a count of cards the form turns into a number
 
 
 @dataclass
@@ -42,6 +44,7 @@ class SeatEntry:
     natural: str = ""
     cards: str = ""  # Big Two: the cards left, if given
     cards_left: str = ""  # Big Two: their count
+    sat_out: bool = False  # the player sits this deal out: no cards, nothing checked
 
 
 @dataclass
@@ -59,6 +62,7 @@ class SeatFeedback:
     rows: dict[str, RowFeedback] = field(default_factory=dict)
     foul: str = ""
     error: str = ""  # an error of the whole seat (surrender not allowed, a count...)
+    sat_out: bool = False
 
 
 def prefix(k: int) -> str:
@@ -77,6 +81,7 @@ def read_entries(data: Mapping[str, Any], names: Sequence[str]) -> list[SeatEntr
                 name=name,
                 surrender=bool(data.get(p + "surrender")),
                 natural=str(data.get(p + "natural", "") or ""),
+                sat_out=bool(data.get(p + SAT_OUT)),
                 **values,
             )
         )
@@ -86,11 +91,12 @@ def read_entries(data: Mapping[str, Any], names: Sequence[str]) -> list[SeatEntr
 def entries_from_request(
     players: Sequence[Mapping[str, Any]], names: Sequence[str]
 ) -> list[SeatEntry]:
-    """A stored deal's ``players`` as form entries (to edit it)."""
+    """A stored deal's ``players`` as form entries (to edit it). A seat the deal has no
+    entry for (stored before sitting out was said) sat it out."""
     by_name = {p.get("name"): p for p in players}
     entries = []
     for name in names:
-        p = by_name.get(name, {})
+        p = by_name.get(name, {SAT_OUT: True})
         left = p.get("cards_left")
         entries.append(
             SeatEntry(
@@ -103,6 +109,7 @@ def entries_from_request(
                 natural=p.get("natural") or "",
                 cards=p.get("cards") or "",
                 cards_left="" if left is None else str(left),
+                sat_out=is_sat_out(p),
             )
         )
     return entries
@@ -111,16 +118,20 @@ def entries_from_request(
 def request_players(
     entries: Sequence[SeatEntry], game: Descriptor, fantasy: Mapping[str, int] | None = None
 ) -> list[dict[str, Any]]:
-    """The request's ``players`` list: blank fields are left out for the engine to name."""
+    """The request's ``players`` list: blank fields are left out for the engine to name; a
+    seat that sits the deal out is its name and ``sat_out``, whatever was typed for it."""
     players = []
     for entry in entries:
         player: dict[str, Any] = {"name": entry.name}
-        if game.shape == "leftovers":
+        if entry.sat_out:
+            player[SAT_OUT] = True
+        elif game.shape == "leftovers":
             if entry.cards.strip():
                 player["cards"] = entry.cards
             if entry.cards_left.strip():
                 count = entry.cards_left.strip()
-                player["cards_left"] = int(count) if count.isdigit() else count
+                # Anything but plain digits goes as typed, for the engine to refuse.
+                player["cards_left"] = int(count) if _COUNT.fullmatch(count) else count
         else:
             rows = {row: getattr(entry, row) for row in ROWS if getattr(entry, row).strip()}
             if entry.surrender:
@@ -201,11 +212,21 @@ def _mark_duplicates(seats: Sequence[SeatFeedback], parsed: Sequence[Mapping[str
                 row_feedback.duplicate = "; ".join(filter(None, (row_feedback.duplicate, note)))
 
 
+def _sitting_out(entry: SeatEntry, fields: Sequence[str]) -> SeatFeedback:
+    """A seat that sits the deal out: what was typed stays, and none of it is checked."""
+    rows = {name: RowFeedback(getattr(entry, name)) for name in fields}
+    return SeatFeedback(entry.name, rows, sat_out=True)
+
+
 def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
-    """Per seat: each row's hand or error, a foul with its reason, cards given twice."""
+    """Per seat: each row's hand or error, a foul with its reason, cards given twice; a
+    seat that sits the deal out is not checked."""
     if descriptor_for(rules).shape == "leftovers":
         seats = []
         for entry in entries:
+            if entry.sat_out:
+                seats.append(_sitting_out(entry, ("cards",)))
+                continue
             seat = SeatFeedback(entry.name)
             feedback = seat.rows["cards"] = RowFeedback(entry.cards)
             if entry.cards.strip():
@@ -217,6 +238,10 @@ def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
         return seats
     seats, parsed = [], []
     for entry in entries:
+        if entry.sat_out:
+            seats.append(_sitting_out(entry, ROWS))
+            parsed.append({})
+            continue
         seat, rows = _seat_rows(entry, rules)
         if not entry.surrender and not entry.natural:
             seat.foul = _foul(entry, rows, rules)
@@ -247,18 +272,20 @@ class Preview:
 
 
 def preview(players: list[dict[str, Any]], rules: Rules) -> Preview:
-    """Score the deal as typed, storing nothing."""
+    """Score the deal as typed, storing nothing (seats that sit it out left out)."""
     try:
-        return Preview(score_request({"rules": rules.to_mapping(), "players": players}))
+        return Preview(score_playing({"rules": rules.to_mapping(), "players": players}))
     except ScoreError as error:
         return Preview(error=error.message, field=error.field)
 
 
 def complete(entries: Sequence[SeatEntry], game: Descriptor) -> bool:
-    """Whether every seat has something typed (a preview of a half-typed deal is noise)."""
+    """Whether every seat that plays has something typed (a preview of a half-typed deal is
+    noise)."""
+    playing = [e for e in entries if not e.sat_out]
     if game.shape == "leftovers":
-        return all(e.cards.strip() or e.cards_left.strip() for e in entries)
-    return all(e.surrender or all(getattr(e, row).strip() for row in ROWS) for e in entries)
+        return all(e.cards.strip() or e.cards_left.strip() for e in playing)
+    return all(e.surrender or all(getattr(e, row).strip() for row in ROWS) for e in playing)
 
 
 def arrange(text: str, rules: Rules) -> tuple[str, str, str]:

@@ -43,9 +43,15 @@ def test_a_reused_key_with_another_deal_is_a_conflict(session: Session, bob_user
 def test_garbage_under_a_used_key_is_no_replay(session: Session, bob_user: User) -> None:
     services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), bob_user, "k")
 
-    for garbage in ("garbage", [], [{"name": "Ann"}], None):
-        with pytest.raises(IdempotencyConflict):
+    # No deal at all: refused as such (the API's 400).
+    for garbage, field in (("garbage", "players"), (None, "players"), ([{}, 2], "players[1]")):
+        with pytest.raises(ScoreError) as error:
             services.record_deal(session, garbage, bob_user, "k")  # type: ignore[arg-type]
+        assert error.value.field == field
+    # A deal, though not the one the key recorded: a conflict (the API's 409).
+    for other in ([], [{"name": "Ann"}], [{"name": "Ann", "front": "zz"}]):
+        with pytest.raises(IdempotencyConflict):
+            services.record_deal(session, other, bob_user, "k")
     assert Deal.objects.count() == 1
 
 

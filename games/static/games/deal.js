@@ -38,6 +38,8 @@
   function showSeats(seats) {
     seats.forEach(function (seat, k) {
       var prefix = "p" + k + "-";
+      var fieldset = form.querySelector('fieldset[data-seat="' + k + '"]');
+      if (fieldset) fieldset.classList.toggle("sat-out", !!seat.sat_out);
       var seatError = document.getElementById(prefix + "error");
       if (seatError) { seatError.hidden = true; seatError.textContent = ""; }
       Object.keys(seat.rows).forEach(function (row) { showRow(prefix + row, seat.rows[row]); });
