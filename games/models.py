@@ -227,7 +227,8 @@ class Deal(models.Model):
     """One scored deal: what was entered, the rules it was scored under, and the result.
 
     ``request`` is the engine request without its rules (``players`` and ``stakes``), so
-    ``{"rules": deal.rules, **deal.request}`` rescores it exactly.
+    ``{"rules": deal.rules, **deal.request}`` rescores it exactly once the entries of
+    players who sat the deal out are left out (``games.sitting_out.engine_request``).
     """
 
     class Status(models.TextChoices):

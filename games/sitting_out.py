@@ -24,7 +24,11 @@ def is_sat_out(entry: object) -> bool:
 
 
 def _well_formed(entry: object) -> bool:
-    return isinstance(entry, Mapping) and isinstance(entry.get("name"), str) and entry["name"].strip() != ""
+    return (
+        isinstance(entry, Mapping)
+        and isinstance(entry.get("name"), str)
+        and entry["name"].strip() != ""
+    )
 
 
 class Playing(NamedTuple):
@@ -57,8 +61,7 @@ def playing(players: Sequence[Any]) -> Playing:
             extra = [key for key in entry if key not in ("name", SAT_OUT)]
             if flag and extra:
                 raise ScoreError(
-                    f"{name} sat this deal out: give only the name with sat_out"
-                    f" (not {extra[0]!r})",
+                    f"{name} sat this deal out: give only the name with sat_out (not {extra[0]!r})",
                     f"players[{k}].{extra[0]}",
                 )
             if flag:

@@ -27,6 +27,9 @@ NAMES = ("Ann", "Bob", "Cy", "Di")
 DEAL = [
     {"name": "Ann", "front": "Ac Kc 3d", "middle": "4c 4d 9h Jd Qs", "back": "7c 7d 7h 2s 5d"},
     {"name": "Bob", "front": "2c 2d 8s", "middle": "5c 5h Tc Ts Kd", "back": "3c 4h 5s 6d 7s"},
+    # Every seated player is in a deal: Cy and Di sat this one out.
+    {"name": "Cy", "sat_out": True},
+    {"name": "Di", "sat_out": True},
 ]
 
 

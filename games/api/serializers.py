@@ -26,6 +26,7 @@ from games.models import (
     RuleSet,
     Session,
 )
+from games.services.deals import REASON_LENGTH
 
 # A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
 RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
@@ -283,10 +284,6 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
         if self.context.get("just_recorded"):
             return []
         return DealRevisionSerializer(deal.revisions.all(), many=True).data
-
-
-# What the pages' reason fields take (games.services.deals checks it for every caller).
-REASON_LENGTH = 200
 
 
 class DealInputSerializer(serializers.Serializer[Any]):

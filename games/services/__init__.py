@@ -11,6 +11,7 @@ The names callers use are re-exported here: ``services.record_deal(...)``.
 from games.errors import (
     DealNotActive,
     HasHistory,
+    IdempotencyConflict,
     ImportRefused,
     ServiceError,
     SessionClosed,
@@ -48,6 +49,7 @@ __all__ = [
     "EXPORT_FORMAT",
     "DealNotActive",
     "HasHistory",
+    "IdempotencyConflict",
     "ImportRefused",
     "NotAllowed",
     "Recorded",

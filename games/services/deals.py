@@ -230,7 +230,8 @@ def edit_deal(
             p["name"]: 1 for p in locked.request["players"] if p.get("in_fantasyland") is True
         }
         players = _checked_players(request_players, seated, fantasy)
-        names = (p["name"] for p in playing(players).players if isinstance(p, Mapping))
+        played = playing(players).players
+        names = (p["name"] for p in played if isinstance(p, Mapping) and "name" in p)
         stakes = stored_stakes.restricted(locked.request.get("stakes"), names)
         request = {"players": players, "stakes": stakes}
         result = score_playing({"rules": locked.rules, **request})
@@ -297,13 +298,11 @@ def _checked_players(
     players: list[dict[str, Any]] = []
     named: set[str] = set()
     for k, entry in enumerate(request_players):
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
+        name = entry.get("name") if isinstance(entry, Mapping) else None
+        if not isinstance(name, str) or not name.strip():
             players.append(entry)
             continue
-        name = entry["name"].strip()
-        if not name:
-            players.append(entry)
-            continue
+        name = name.strip()
         if name not in seated:
             raise ScoreError(
                 f"{name} is not seated in this session (seated: {', '.join(seated)})",

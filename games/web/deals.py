@@ -130,10 +130,9 @@ def _refusal(exc: services.ServiceError) -> str:
     """A service's refusal of the deal form, as the person at the table reads it."""
     if isinstance(exc, IdempotencyConflict):
         return (
-            f"This form was already saved as deal {exc.number}, with other cards; nothing"
-            " new was saved. Check deal"
-            f" {exc.number} on the scoreboard, or save again to record these cards as"
-            " another deal."
+            f"This form was already saved as deal {exc.number}, with other cards: nothing new"
+            f" was saved. Check deal {exc.number} on the scoreboard, or save again to record"
+            " these cards as another deal."
         )
     if exc.field == "Idempotency-Key":
         return f"Nothing was saved: the form's key is not valid ({exc.message}). Save again."

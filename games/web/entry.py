@@ -221,8 +221,8 @@ def _sitting_out(entry: SeatEntry, fields: Sequence[str]) -> SeatFeedback:
 def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
     """Per seat: each row's hand or error, a foul with its reason, cards given twice; a
     seat that sits the deal out is not checked."""
+    seats: list[SeatFeedback] = []
     if descriptor_for(rules).shape == "leftovers":
-        seats = []
         for entry in entries:
             if entry.sat_out:
                 seats.append(_sitting_out(entry, ("cards",)))
@@ -236,7 +236,7 @@ def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
                     feedback.error = error.reason
             seats.append(seat)
         return seats
-    seats, parsed = [], []
+    parsed: list[dict[str, tuple[Card, ...]]] = []
     for entry in entries:
         if entry.sat_out:
             seats.append(_sitting_out(entry, ROWS))

@@ -25,7 +25,9 @@ def test_parallel_requests_keep_every_deal_with_distinct_numbers(
 
     def phone(k: int) -> None:
         for _ in range(DEALS_EACH):
-            response = phones[k].post(url, {"players": deal(Ann="A", Bob="B")}, format="json")
+            response = phones[k].post(
+                url, {"players": deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))}, format="json"
+            )
             statuses.append(response.status_code)
 
     assert run_together(phone) == []
@@ -46,7 +48,7 @@ def test_a_retried_post_racing_itself_records_one_deal(session: Session, bob: Us
     def retry(k: int) -> None:
         response = phones[k].post(
             url,
-            {"players": deal(Ann="A", Bob="B")},
+            {"players": deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))},
             format="json",
             headers={"Idempotency-Key": "phone-3:42"},
         )

@@ -20,7 +20,7 @@ from tests.services.hands import deal
 @pytest.fixture
 def played(session: Session, bob: User) -> Session:
     """One deal at Ann's kitchen: Ann A, Bob B."""
-    services.record_deal(session, deal(Ann="A", Bob="B"), bob)
+    services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob)
     return session
 
 
@@ -138,7 +138,7 @@ def test_owners_delete_a_pair_stake(
     bob: User,
 ) -> None:
     stake = services.set_pair_stake(group, players["Ann"], players["Bob"], 5, by=alice)
-    before = services.record_deal(session, deal(Ann="A", Bob="B"), bob)
+    before = services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob)
     url = f"{API}/groups/{group.pk}/stakes/{stake.pk}/"
 
     assert as_mallory.delete(url).status_code == 404
@@ -147,7 +147,7 @@ def test_owners_delete_a_pair_stake(
     assert as_alice.delete(url).status_code == 404
 
     assert not PairStake.objects.exists()
-    after = services.record_deal(session, deal(Ann="A", Bob="B"), bob)
+    after = services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob)
     # Ann loses 6 units, at 0.5 a unit: 5x before the stake was dropped, 1x after.
     assert before.result["players"][0]["money"] == "-15"
     assert after.result["players"][0]["money"] == "-3"

@@ -145,6 +145,7 @@ def test_recording_a_deal_answers_the_scored_deal(
                     "middle": "5c 5h Tc Ts Kd",
                     "back": "3c 4h 5s 6d 7s",
                 },
+                *deal(sat_out=("Cy", "Di")),
             ],
             "players[0].middle",
             ["Ann", "middle", "4 cards"],
@@ -163,6 +164,7 @@ def test_recording_a_deal_answers_the_scored_deal(
                     "middle": "5c 5h Tc Ts Kd",
                     "back": "3c 4h 5s 6d 1x",
                 },
+                *deal(sat_out=("Cy", "Di")),
             ],
             "players[1].back",
             ["Bob", "back", "1x"],
@@ -181,6 +183,7 @@ def test_recording_a_deal_answers_the_scored_deal(
                     "middle": "5c 5h Tc Ts Kd",
                     "back": "3c 4h 5s 6d 7s",
                 },
+                *deal(sat_out=("Cy", "Di")),
             ],
             None,
             ["Ac"],
@@ -226,7 +229,7 @@ def test_the_same_idempotency_key_records_one_deal(session: Session, as_bob: API
 
 
 def test_a_retry_after_closing_still_gets_its_deal(session: Session, as_bob: APIClient) -> None:
-    players = deal(Ann="A", Bob="B")
+    players = deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))
     first = post_deal(as_bob, session, players, **{"Idempotency-Key": "k"})
     assert as_bob.post(f"{API}/sessions/{session.pk}/close/").status_code == 200
 
@@ -263,8 +266,8 @@ def test_editing_a_deal_rescores_it_and_keeps_the_revision(
 
 
 def test_a_bad_edit_changes_nothing(session: Session, as_bob: APIClient) -> None:
-    created = post_deal(as_bob, session, deal(Ann="A", Bob="B")).json()
-    bad = deal(Ann="A", Bob="B")
+    created = post_deal(as_bob, session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))).json()
+    bad = deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))
     bad[1]["front"] = "2c 2d"
 
     response = as_bob.put(f"{deals_url(session)}1/", {"players": bad}, format="json")
@@ -277,7 +280,7 @@ def test_a_bad_edit_changes_nothing(session: Session, as_bob: APIClient) -> None
 def test_owners_void_deals_and_members_cannot(
     session: Session, as_alice: APIClient, as_bob: APIClient
 ) -> None:
-    post_deal(as_bob, session, deal(Ann="A", Bob="B"))
+    post_deal(as_bob, session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")))
     url = f"{deals_url(session)}1/void/"
 
     refused = as_bob.post(url, {"reason": "mine"}, format="json")
@@ -293,22 +296,30 @@ def test_owners_void_deals_and_members_cannot(
     again = as_alice.post(url, format="json")
     assert again.status_code == 409
     assert again.json() == {"error": "deal 1 is void", "field": None}
-    edit = as_bob.put(f"{deals_url(session)}1/", {"players": deal(Ann="A", Bob="B")}, format="json")
+    edit = as_bob.put(
+        f"{deals_url(session)}1/",
+        {"players": deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))},
+        format="json",
+    )
     assert edit.status_code == 409
 
 
 def test_a_closed_session_answers_409(
     session: Session, as_alice: APIClient, as_bob: APIClient
 ) -> None:
-    post_deal(as_bob, session, deal(Ann="A", Bob="B"))
+    post_deal(as_bob, session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")))
     closed = as_bob.post(f"{API}/sessions/{session.pk}/close/")
     assert closed.status_code == 200
     assert closed.json()["status"] == "closed"
     counts = row_counts()
 
     attempts = [
-        post_deal(as_bob, session, deal(Ann="A", Bob="B")),
-        as_bob.put(f"{deals_url(session)}1/", {"players": deal(Ann="B", Bob="A")}, format="json"),
+        post_deal(as_bob, session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))),
+        as_bob.put(
+            f"{deals_url(session)}1/",
+            {"players": deal(Ann="B", Bob="A", sat_out=("Cy", "Di"))},
+            format="json",
+        ),
         as_alice.post(f"{deals_url(session)}1/void/", format="json"),
         as_bob.post(f"{API}/sessions/{session.pk}/close/"),
     ]
@@ -323,7 +334,7 @@ def test_a_closed_session_answers_409(
 def test_an_outsider_gets_404_for_sessions_and_deals(
     session: Session, group: Group, as_bob: APIClient, as_mallory: APIClient
 ) -> None:
-    post_deal(as_bob, session, deal(Ann="A", Bob="B"))
+    post_deal(as_bob, session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")))
     s = f"{API}/sessions/{session.pk}"
     counts = row_counts()
 
@@ -333,8 +344,12 @@ def test_an_outsider_gets_404_for_sessions_and_deals(
     attempts = [
         as_mallory.post(f"{s}/close/"),
         as_mallory.patch(f"{s}/", {"place": "Mallory's"}, format="json"),
-        post_deal(as_mallory, session, deal(Ann="A", Bob="B")),
-        as_mallory.put(f"{s}/deals/1/", {"players": deal(Ann="B", Bob="A")}, format="json"),
+        post_deal(as_mallory, session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))),
+        as_mallory.put(
+            f"{s}/deals/1/",
+            {"players": deal(Ann="B", Bob="A", sat_out=("Cy", "Di"))},
+            format="json",
+        ),
         as_mallory.post(f"{s}/deals/1/void/", format="json"),
         as_mallory.post(
             f"{API}/sessions/", {"group": group.pk, "players": ["Ann", "Bob"]}, format="json"

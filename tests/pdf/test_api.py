@@ -113,7 +113,7 @@ def test_a_sheet_of_a_session_changed_since_is_stale(
     url = f"{API}/sessions/{night.pk}/sheets/"
     first = ask(as_bob, django_capture_on_commit_callbacks, url).json()
 
-    services.record_deal(night, deal(Ann="A", Bob="B"), bob_user)
+    services.record_deal(night, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
     assert as_bob.get(first["url"]).json()["stale"] is True
 
     second = ask(as_bob, django_capture_on_commit_callbacks, url)

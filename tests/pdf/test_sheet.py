@@ -177,7 +177,7 @@ def test_stakes_as_the_deals_were_played(
     assert "Every pair plays at the unit." in text
 
     services.set_pair_stake(group, players["Bob"], players["Ann"], 4, by=ann_user)
-    services.record_deal(night, hands.deal(Ann="A", Bob="B"), bob_user)
+    services.record_deal(night, hands.deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
 
     text = pdf_text(sheets.render("sheet", night))
     assert "One unit is worth 0.50 EUR." in text

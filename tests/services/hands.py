@@ -10,6 +10,7 @@ only, -1; A-D: A wins the back only, -1; B-C: -1; B-D: -1; C-D: C wins middle an
 Per hand: A -8, B +4, C +3, D +1. D also holds six pairs (AA KK QQ JJ 99 33), a natural.
 """
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -31,9 +32,14 @@ HAND_VS_HAND = {
 }
 
 
-def deal(**holding: str) -> list[dict[str, Any]]:
-    """The players list of a deal: deal(Ann="A", Bob="B") seats Ann with hand A, Bob with B."""
-    return [{"name": name, **HANDS[hand]} for name, hand in holding.items()]
+def deal(sat_out: Sequence[str] = (), **holding: str) -> list[dict[str, Any]]:
+    """The players list of a deal: deal(Ann="A", Bob="B") seats Ann with hand A, Bob with B.
+
+    Every seated player is in a deal: those who sat it out are named in ``sat_out``
+    (``deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))``), after those who played.
+    """
+    played = [{"name": name, **HANDS[hand]} for name, hand in holding.items()]
+    return played + [{"name": name, "sat_out": True} for name in sat_out]
 
 
 def fouled(hand: str) -> dict[str, str]:

@@ -73,7 +73,10 @@ def test_a_retried_request_is_recorded_once_under_concurrency(
 
     def post_same(k: int) -> None:
         recorded = services.record_deal(
-            session, deal(Ann="A", Bob="B"), bob_user, idempotency_key="phone-2:1"
+            session,
+            deal(Ann="A", Bob="B", sat_out=("Cy", "Di")),
+            bob_user,
+            idempotency_key="phone-2:1",
         )
         pks.append(recorded.pk)
 

@@ -75,7 +75,9 @@ def test_a_deal_stored_before_fingerprints_matches_any_retry(
     assert first.idempotency_fingerprint == fingerprint(deal(Ann="A", Bob="B", Cy="C", Di="D"))
     Deal.objects.filter(pk=first.pk).update(idempotency_fingerprint=None)
 
-    again = services.record_or_replay(session, deal(Ann="B", Bob="A", Cy="D", Di="C"), bob_user, "k")
+    again = services.record_or_replay(
+        session, deal(Ann="B", Bob="A", Cy="D", Di="C"), bob_user, "k"
+    )
 
     assert (again.created, again.deal.pk) == (False, first.pk)
     assert Deal.objects.count() == 1
@@ -200,9 +202,7 @@ def test_a_deal_needs_two_players_playing(session: Session, bob_user: User) -> N
     assert row_counts() == (0, 0, 0)
 
 
-def test_a_player_both_playing_and_sitting_out_is_refused(
-    session: Session, bob_user: User
-) -> None:
+def test_a_player_both_playing_and_sitting_out_is_refused(session: Session, bob_user: User) -> None:
     players = [*deal(Ann="A", Bob="B", Cy="C", Di="D"), {"name": "Di", **SAT_OUT}]
 
     with pytest.raises(ScoreError) as error:

@@ -44,10 +44,10 @@ def test_a_deal_writes_one_ledger_row_per_pair(session: Session, bob_user: User)
 
 
 def test_numbers_follow_on_after_a_void(session: Session, ann_user: User) -> None:
-    first = services.record_deal(session, deal(Ann="A", Bob="B"), ann_user)
-    second = services.record_deal(session, deal(Cy="A", Di="B"), ann_user)
+    first = services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), ann_user)
+    second = services.record_deal(session, deal(Cy="A", Di="B", sat_out=("Ann", "Bob")), ann_user)
     services.void_deal(second, ann_user)
-    third = services.record_deal(session, deal(Ann="C", Di="D"), ann_user)
+    third = services.record_deal(session, deal(Ann="C", Di="D", sat_out=("Bob", "Cy")), ann_user)
 
     assert (first.number, second.number, third.number) == (1, 2, 3)
 
@@ -65,16 +65,23 @@ def test_the_same_idempotency_key_returns_the_same_deal(session: Session, bob_us
 
 
 def test_a_retry_after_closing_still_finds_its_deal(session: Session, bob_user: User) -> None:
-    first = services.record_deal(session, deal(Ann="A", Bob="B"), bob_user, idempotency_key="k")
+    first = services.record_deal(
+        session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user, idempotency_key="k"
+    )
     services.close_session(session, bob_user)
 
-    assert services.record_deal(session, deal(Ann="A", Bob="B"), bob_user, "k").pk == first.pk
+    assert (
+        services.record_deal(
+            session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user, "k"
+        ).pk
+        == first.pk
+    )
 
 
 def test_a_closed_session_refuses_every_change(
     session: Session, ann_user: User, bob_user: User
 ) -> None:
-    recorded = services.record_deal(session, deal(Ann="A", Bob="B"), bob_user)
+    recorded = services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
     closed = services.close_session(session, bob_user)
     counts = row_counts()
 
@@ -82,9 +89,9 @@ def test_a_closed_session_refuses_every_change(
     assert closed.closed_by == bob_user
     assert closed.closed_at is not None
     with pytest.raises(services.SessionClosed):
-        services.record_deal(session, deal(Ann="A", Bob="B"), bob_user)
+        services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
     with pytest.raises(services.SessionClosed):
-        services.edit_deal(recorded, deal(Ann="B", Bob="A"), bob_user)
+        services.edit_deal(recorded, deal(Ann="B", Bob="A", sat_out=("Cy", "Di")), bob_user)
     with pytest.raises(services.SessionClosed):
         services.void_deal(recorded, ann_user)
     with pytest.raises(services.SessionClosed):
@@ -93,7 +100,7 @@ def test_a_closed_session_refuses_every_change(
 
 
 def test_bad_cards_store_nothing(session: Session, bob_user: User) -> None:
-    services.record_deal(session, deal(Ann="A", Bob="B"), bob_user)
+    services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
     counts = row_counts()
     players = deal(Ann="A", Bob="B", Cy="C", Di="D")
     players[2]["middle"] = "8c 8d 8h As"
@@ -107,7 +114,7 @@ def test_bad_cards_store_nothing(session: Session, bob_user: User) -> None:
 
 
 def test_a_card_given_twice_stores_nothing(session: Session, bob_user: User) -> None:
-    players = deal(Ann="A", Bob="B")
+    players = deal(Ann="A", Bob="B", sat_out=("Cy", "Di"))
     players[1]["front"] = "Ac 2d 8s"
 
     with pytest.raises(ScoreError, match="Ac appears twice"):
@@ -116,8 +123,8 @@ def test_a_card_given_twice_stores_nothing(session: Session, bob_user: User) -> 
 
 
 def test_a_bad_edit_keeps_the_deal_as_it_was(session: Session, bob_user: User) -> None:
-    recorded = services.record_deal(session, deal(Ann="A", Bob="B"), bob_user)
-    players = deal(Ann="B", Bob="A")
+    recorded = services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
+    players = deal(Ann="B", Bob="A", sat_out=("Cy", "Di"))
     players[0]["back"] = "Zz 4h 5s 6d 7s"
 
     with pytest.raises(ScoreError):
@@ -140,8 +147,10 @@ def test_players_must_be_seated(
 
 
 def test_a_member_records_and_edits_but_cannot_void(session: Session, bob_user: User) -> None:
-    recorded = services.record_deal(session, deal(Ann="A", Bob="B"), bob_user)
-    services.edit_deal(recorded, deal(Ann="B", Bob="A"), bob_user, reason="swapped")
+    recorded = services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
+    services.edit_deal(
+        recorded, deal(Ann="B", Bob="A", sat_out=("Cy", "Di")), bob_user, reason="swapped"
+    )
 
     with pytest.raises(services.NotAllowed):
         services.void_deal(recorded, bob_user)
@@ -152,7 +161,7 @@ def test_a_member_records_and_edits_but_cannot_void(session: Session, bob_user: 
 
 def test_a_stranger_can_do_nothing(session: Session, stranger: User) -> None:
     with pytest.raises(services.NotAllowed):
-        services.record_deal(session, deal(Ann="A", Bob="B"), stranger)
+        services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), stranger)
     with pytest.raises(services.NotAllowed):
         services.close_session(session, stranger)
     assert row_counts() == (0, 0, 0)
@@ -266,10 +275,10 @@ def test_pair_stakes_are_stored_once_per_pair(
 def test_an_edit_keeps_the_stakes_the_deal_was_played_at(
     session: Session, group: Group, players: dict[str, Player], ann_user: User
 ) -> None:
-    recorded = services.record_deal(session, deal(Ann="A", Bob="B"), ann_user)
+    recorded = services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), ann_user)
     group.unit_value = D(10)
     group.save()
-    edited = services.edit_deal(recorded, deal(Ann="B", Bob="A"), ann_user)
+    edited = services.edit_deal(recorded, deal(Ann="B", Bob="A", sat_out=("Cy", "Di")), ann_user)
 
     # Hand B scoops hand A: Ann now +6 units at the deal's 0.5 a unit.
     assert reports.balances(session)["Ann"] == (D(6), D(3))

@@ -11,6 +11,7 @@ from games.models import Group, Player, Session
 # Ann's board has queens in front (fantasy land next); Bob's has nothing special.
 QUEENS = {"front": "Qc Qd 2h", "middle": "Kc Kd 3h 4h 5s", "back": "Ac Ad 6h 7h 8s"}
 PLAIN = {"front": "2c 3c 4d", "middle": "5c 5d 7d 9h Js", "back": "Tc Td Th 9s 8c"}
+CY_SITS_OUT = {"name": "Cy", "sat_out": True}
 
 
 @pytest.fixture
@@ -23,25 +24,29 @@ def ofc(group: Group, players: dict[str, Player], ann_user: User) -> Session:
 def test_fantasy_land_follows_the_players(ofc: Session, bob_user: User) -> None:
     assert services.fantasyland(ofc) == {}
 
+    # Cy sits the first two deals out, and says so.
     first = services.record_deal(
-        ofc, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], bob_user
+        ofc, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}, CY_SITS_OUT], bob_user
     )
     assert services.fantasyland(ofc) == {"Ann": 13}
 
     # Ann plays this deal in fantasy land without saying so; she does not stay (no trips
     # in front, no full house in the middle, no quads in the back); Bob earns it.
     second = services.record_deal(
-        ofc, [{"name": "Ann", **PLAIN}, {"name": "Bob", **QUEENS}], bob_user
+        ofc, [{"name": "Ann", **PLAIN}, {"name": "Bob", **QUEENS}, CY_SITS_OUT], bob_user
     )
-    sent = {p["name"]: p["in_fantasyland"] for p in second.request["players"]}
-    assert sent == {"Ann": True, "Bob": False}
+    sent = {p["name"]: p.get("in_fantasyland") for p in second.request["players"]}
+    assert sent == {"Ann": True, "Bob": False, "Cy": None}
     assert services.fantasyland(ofc) == {"Bob": 13}
 
-    # Cy sits the third deal out; Bob's fantasy land is his next deal, and Ann stays out.
+    # Ann sits the third deal out; Bob's fantasy land is his next deal.
     third = services.record_deal(
-        ofc, [{"name": "Bob", **PLAIN}, {"name": "Cy", **QUEENS}], bob_user
+        ofc,
+        [{"name": "Ann", "sat_out": True}, {"name": "Bob", **PLAIN}, {"name": "Cy", **QUEENS}],
+        bob_user,
     )
-    assert {p["name"]: p["in_fantasyland"] for p in third.request["players"]} == {
+    assert {p["name"]: p.get("in_fantasyland") for p in third.request["players"]} == {
+        "Ann": None,
         "Bob": True,
         "Cy": False,
     }
@@ -53,7 +58,7 @@ def test_voiding_the_deal_that_earned_fantasy_land_takes_it_back(
     ofc: Session, ann_user: User
 ) -> None:
     deal = services.record_deal(
-        ofc, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], ann_user
+        ofc, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}, CY_SITS_OUT], ann_user
     )
     services.void_deal(deal, ann_user)
 

@@ -120,10 +120,10 @@ def test_a_player_renamed_during_a_session_keeps_their_seat_name_there(
     session: Session, group: Group, players: dict[str, Player], ann_user: User, bob_user: User
 ) -> None:
     services.set_pair_stake(group, players["Ann"], players["Di"], 5, by=ann_user)
-    services.record_deal(session, deal(Ann="A", Di="D"), bob_user)
+    services.record_deal(session, deal(Ann="A", Di="D", sat_out=("Bob", "Cy")), bob_user)
 
     services.update_player(players["Ann"], ann_user, name="Annie")
-    second = services.record_deal(session, deal(Ann="A", Di="D"), bob_user)
+    second = services.record_deal(session, deal(Ann="A", Di="D", sat_out=("Bob", "Cy")), bob_user)
 
     assert second.request["stakes"]["pairs"] == [{"players": ["Ann", "Di"], "multiplier": "5"}]
     assert reports.balances(session)["Ann"] == reports.Amounts(D(-2), D(-5))
@@ -204,12 +204,12 @@ def test_a_deleted_stake_puts_the_pair_back_at_1x_from_then_on(
     session: Session, group: Group, players: dict[str, Player], ann_user: User, bob_user: User
 ) -> None:
     stake = services.set_pair_stake(group, players["Ann"], players["Di"], 5, by=ann_user)
-    first = services.record_deal(session, deal(Ann="A", Di="D"), bob_user)
+    first = services.record_deal(session, deal(Ann="A", Di="D", sat_out=("Bob", "Cy")), bob_user)
     with pytest.raises(services.NotAllowed):
         services.delete_pair_stake(stake, bob_user)
 
     services.delete_pair_stake(stake, ann_user)
-    second = services.record_deal(session, deal(Ann="A", Di="D"), bob_user)
+    second = services.record_deal(session, deal(Ann="A", Di="D", sat_out=("Bob", "Cy")), bob_user)
 
     assert not group.pair_stakes.exists()
     money = dict(LedgerEntry.objects.values_list("deal__number", "money"))
@@ -238,7 +238,7 @@ def test_a_session_is_deleted_only_while_open_and_without_deals(
 
 
 def test_a_voided_deal_is_still_history(session: Session, ann_user: User, bob_user: User) -> None:
-    recorded = services.record_deal(session, deal(Ann="A", Bob="B"), bob_user)
+    recorded = services.record_deal(session, deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
     services.void_deal(recorded, ann_user)
 
     with pytest.raises(services.HasHistory):

@@ -8,11 +8,15 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from playwright.sync_api import expect
 
 from games import services
 from games.models import Group, Player, Session
 from tests.services.hands import HANDS
 from tests.web.forms import deal_form
+from tests.web.test_browser import alice_at, night_owner, type_hands, wait_for_preview
+
+__all__ = ["night_owner"]  # the browser test's fixture, shared
 
 
 def deal_url(session: Session) -> str:
@@ -29,9 +33,7 @@ def hidden_key(page: str) -> str:
     return match.group(1)
 
 
-def test_a_reused_key_with_other_cards_shows_the_conflict(
-    session: Session, as_bob: Client
-) -> None:
+def test_a_reused_key_with_other_cards_shows_the_conflict(session: Session, as_bob: Client) -> None:
     first = {**deal_form(Ann="A", Bob="B", Cy="C", Di="D"), "idempotency_key": "k1"}
     assert as_bob.post(deal_url(session), first).status_code == 302
     other = {**deal_form(Ann="B", Bob="A", Cy="C", Di="D"), "idempotency_key": "k1"}
@@ -83,7 +85,9 @@ def test_the_preview_leaves_a_seat_that_sits_out_alone(session: Session, as_bob:
 
     assert [p["name"] for p in body["units"]] == ["Ann", "Bob", "Cy"]
     assert "error" not in body
-    assert all(not row["error"] and not row["duplicate"] for row in body["seats"][3]["rows"].values())
+    assert all(
+        not row["error"] and not row["duplicate"] for row in body["seats"][3]["rows"].values()
+    )
     assert body["seats"][3].get("sat_out") is True
 
 
@@ -157,7 +161,7 @@ def big_two(group: Group, players: dict[str, Player], alice: User) -> Session:
     return services.start_session(group, seats, alice, rules_override="big-two")
 
 
-@pytest.mark.parametrize("count", ["²", "١", "1e3", " 5 x"])
+@pytest.mark.parametrize("count", ["²", "\u0661", "1e3", " 5 x"])
 def test_an_odd_count_of_cards_left_is_the_engines_error(
     group: Group, players: dict[str, Player], alice: User, as_bob: Client, count: str
 ) -> None:
@@ -182,3 +186,23 @@ def test_big_two_seat_sits_out(
 
     assert as_bob.post(deal_url(session), form).status_code == 302
     assert session.deals.get().request["players"][1] == {"name": "Bob", "sat_out": True}
+
+
+def test_sitting_out_in_the_browser(chromium: Any, live_server: Any, night_owner: User) -> None:
+    group = night_owner.card_groups.get()
+    session = services.start_session(group, list(group.players.all()), night_owner)
+    page = alice_at(chromium, live_server, f"/sessions/{session.pk}/deal/", timeout_ms=15_000)
+    type_hands(page, Ann="A", Bob="B", Cy="C")
+    page.fill("#p3-front", "zz")
+
+    page.get_by_label("sits this deal out").nth(3).check()
+
+    wait_for_preview(page)
+    heads = page.locator("#preview-body th").all_inner_texts()
+    assert heads == ["Ann", "Bob", "Cy"]
+    expect(page.locator('fieldset[data-seat="3"]')).to_have_class(re.compile(r"\bsat-out\b"))
+    page.get_by_role("button", name="Save deal").click()
+    page.wait_for_selector("#scoreboard")
+    stored = session.deals.get()
+    assert stored.request["players"][3] == {"name": "Di", "sat_out": True}
+    page.close()
