@@ -10,10 +10,12 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from rest_framework.authtoken.models import TokenProxy
 
 from games.models import (
     Deal,
     DealRevision,
+    DeviceToken,
     Document,
     Group,
     LedgerEntry,
@@ -154,4 +156,26 @@ class DocumentAdmin(admin.ModelAdmin):
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+# DRF's plain-text tokens are read no more (games.api.authentication): not offered here.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
+
+
+@admin.register(DeviceToken)
+class DeviceTokenAdmin(admin.ModelAdmin):
+    """API tokens: to look at and to revoke (delete); made only by their user's login, and
+    showing no key (only its hash is kept)."""
+
+    list_display = ("user", "device", "created", "last_used")
+    search_fields = ("user__username", "device")
+    readonly_fields = ("user", "device", "created", "last_used")
+    exclude = ("key_hash",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -389,3 +389,11 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "scorekeeper.csp.ContentSecurityPolicyMiddleware",
 )
+
+# --- API tokens, one per device (games.tokens, games.api.tokens; docs/api.md) -------------
+# `Authorization: Token KEY` reads a device token, kept as the SHA-256 of its key, in place
+# of DRF's single plain-text token per user (migration 0007 moved those over, hashed).
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
+    "games.api.authentication.DeviceTokenAuthentication",
+    "rest_framework.authentication.SessionAuthentication",
+]
