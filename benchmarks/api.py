@@ -227,9 +227,9 @@ def review_backlog(env: dict[str, str], database_url: str) -> None:
 
 TOKEN_SCRIPT = """
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
+from games.models import DeviceToken
 user = User.objects.create_user("bench", password="bench")
-print(Token.objects.create(user=user).key)
+print(DeviceToken.issue(user, "benchmark")[1])
 """
 
 

@@ -1,11 +1,21 @@
-"""The owner's view of the stored data: read and tidy, but scores change only via services."""
+"""The owner's view of the stored data: read and tidy, but scores change only via services.
+
+Whatever moves money (a ledger row, a deal and its revisions, a session's status, seats and
+rules, a pair stake, a rule set) is shown read-only: the admin offers no add, change or
+delete for it, and refuses such a post with 403. Those change through the services (the API
+and the pages), which check who may, keep the history and write the ledger with the deal.
+"""
+
+from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from rest_framework.authtoken.models import TokenProxy
 
 from games.models import (
     Deal,
     DealRevision,
+    DeviceToken,
     Document,
     Group,
     LedgerEntry,
@@ -16,6 +26,19 @@ from games.models import (
     Session,
     SessionSeat,
 )
+
+
+class ReadOnly:
+    """View only: no add, change or delete, on a model's own pages or inline."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class MembershipInline(admin.TabularInline):
@@ -49,74 +72,64 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(admin.ModelAdmin):
+class RuleSetAdmin(ReadOnly, admin.ModelAdmin):
+    """Read-only: set_rules adds a version; sessions keep the one they started under."""
+
     list_display = ("group", "version", "created_by", "created_at")
-    readonly_fields = ("rules",)
     list_filter = ("group",)
 
 
 @admin.register(PairStake)
-class PairStakeAdmin(admin.ModelAdmin):
+class PairStakeAdmin(ReadOnly, admin.ModelAdmin):
+    """Read-only: set_pair_stake and delete_pair_stake (owners only) change a pair's stake."""
+
     list_display = ("group", "player_a", "player_b", "multiplier")
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnly, admin.TabularInline):
     model = SessionSeat
     extra = 0
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(ReadOnly, admin.ModelAdmin):
+    """Read-only: a session is started, corrected, closed and deleted by the services."""
+
     list_display = ("group", "game", "date", "place", "status")
     list_filter = ("game", "status", "group")
     date_hierarchy = "date"
-    readonly_fields = ("rules",)
     inlines = (SeatInline,)
 
 
-class LedgerInline(admin.TabularInline):
+class LedgerInline(ReadOnly, admin.TabularInline):
     model = LedgerEntry
     extra = 0
-    readonly_fields = ("player_a", "player_b", "units", "money")
-    can_delete = False
 
 
-class RevisionInline(admin.TabularInline):
+class RevisionInline(ReadOnly, admin.TabularInline):
     model = DealRevision
     extra = 0
     readonly_fields = ("version", "action", "reason", "changed_by", "changed_at")
     fields = readonly_fields
-    can_delete = False
 
 
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
+class DealAdmin(ReadOnly, admin.ModelAdmin):
     """Read-only: a deal is changed with edit_deal/void_deal so its ledger follows."""
 
     list_display = ("session", "number", "status", "version", "created_by", "updated_at")
     list_filter = ("status",)
-    readonly_fields = (
-        "session",
-        "number",
-        "request",
-        "rules",
-        "result",
-        "status",
-        "idempotency_key",
-        "version",
-        "created_by",
-    )
     inlines = (LedgerInline, RevisionInline)
 
 
 @admin.register(DealRevision)
-class DealRevisionAdmin(admin.ModelAdmin):
+class DealRevisionAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("deal", "version", "action", "changed_by", "changed_at")
     list_filter = ("action",)
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("deal", "player_a", "player_b", "units", "money")
 
 
@@ -143,4 +156,26 @@ class DocumentAdmin(admin.ModelAdmin):
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+# DRF's plain-text tokens are read no more (games.api.authentication): not offered here.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
+
+
+@admin.register(DeviceToken)
+class DeviceTokenAdmin(admin.ModelAdmin):
+    """API tokens: to look at and to revoke (delete); made only by their user's login, and
+    showing no key (only its hash is kept)."""
+
+    list_display = ("user", "device", "created", "last_used")
+    search_fields = ("user__username", "device")
+    readonly_fields = ("user", "device", "created", "last_used")
+    exclude = ("key_hash",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

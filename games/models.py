@@ -17,6 +17,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
 from games.engine.games import GAMES
+from games.tokens import DeviceToken as DeviceToken  # API tokens: their own module
 
 
 class Group(models.Model):

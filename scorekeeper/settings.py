@@ -360,3 +360,40 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", default=5)
     )
+
+# --- Content-Security-Policy (scorekeeper.csp; docs/operations.md) -----------------------
+# Every answer says where its page may load from: scripts, styles, images, fonts and
+# requests from this site only; no inline script, no plugin (object), no framing by any
+# site, forms posting only here. The table-side pages carry no inline script or style
+# (tests/web/test_csp.py keeps it so).
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+# Sources added under a path prefix. Django's admin, DRF's browsable API (and its login)
+# and Swagger UI ship templates with inline style attributes and <style> blocks, so styles
+# (never scripts) may be inline there; Swagger UI also draws its icons from data: URLs.
+CONTENT_SECURITY_POLICY_ADDITIONS = {
+    "/admin/": {"style-src": ["'unsafe-inline'"]},
+    "/api/v1/": {"style-src": ["'unsafe-inline'"]},
+    "/api-auth/": {"style-src": ["'unsafe-inline'"]},
+    "/api/docs/": {"style-src": ["'unsafe-inline'"], "img-src": ["data:"]},
+}
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "scorekeeper.csp.ContentSecurityPolicyMiddleware",
+)
+
+# --- API tokens, one per device (games.tokens, games.api.tokens; docs/api.md) -------------
+# `Authorization: Token KEY` reads a device token, kept as the SHA-256 of its key, in place
+# of DRF's single plain-text token per user (migration 0007 moved those over, hashed).
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
+    "games.api.authentication.DeviceTokenAuthentication",
+    "rest_framework.authentication.SessionAuthentication",
+]

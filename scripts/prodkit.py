@@ -113,9 +113,9 @@ def make_user(env: dict[str, str], username: str, password: str) -> str:
     """Creates a user; their API token."""
     code = (
         "from django.contrib.auth.models import User;"
-        "from rest_framework.authtoken.models import Token;"
+        "from games.models import DeviceToken;"
         f"user = User.objects.create_user({username!r}, password={password!r});"
-        "print(Token.objects.create(user=user).key)"
+        "print(DeviceToken.issue(user, 'prodkit')[1])"
     )
     return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 

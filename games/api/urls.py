@@ -1,5 +1,4 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from games.api import documents, reports
@@ -12,6 +11,7 @@ from games.api.groups import (
     RuleSetViewSet,
 )
 from games.api.sessions import DealViewSet, SessionViewSet
+from games.api.tokens import DeviceTokenViewSet, ObtainTokenView
 from games.api.views import ArrangeView, ScoreView
 
 app_name = "api"
@@ -26,11 +26,12 @@ router.register(f"{GROUP}/rules", RuleSetViewSet, basename="rules")
 router.register(f"{GROUP}/stakes", PairStakeViewSet, basename="stake")
 router.register("sessions", SessionViewSet, basename="session")
 router.register(r"sessions/(?P<session_pk>[0-9]+)/deals", DealViewSet, basename="deal")
+router.register("auth/tokens", DeviceTokenViewSet, basename="device-token")
 
 urlpatterns = [
     path("score/", ScoreView.as_view(), name="score"),
     path("arrange/", ArrangeView.as_view(), name="arrange"),
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", ObtainTokenView.as_view(), name="token"),
     path("presets/", PresetsView.as_view(), name="presets"),
     path("sessions/<int:pk>/summary/", reports.session_summary, name="session-summary"),
     path("sessions/<int:pk>/settlement/", reports.session_settlement, name="session-settlement"),

@@ -8,19 +8,18 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import Group, Player, Session
+from games.models import DeviceToken, Group, Player, Session
 
 API = "/api/v1"
 
 
 def client_for(user: User) -> APIClient:
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _, key = DeviceToken.issue(user, "test client")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

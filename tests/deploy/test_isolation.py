@@ -20,6 +20,7 @@ from games import documents, services
 from games.models import (
     Deal,
     DealRevision,
+    DeviceToken,
     Document,
     Group,
     LedgerEntry,
@@ -76,6 +77,7 @@ def night(
     services.set_rules(group, "classic-2-4", by=alice)
     recorded = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
     sheet, _ = documents.request_document(session, Document.Kind.SHEET, alice)
+    token, _ = DeviceToken.issue(alice, "Alice's phone")
     return {
         "group": group,
         "session": session,
@@ -85,6 +87,7 @@ def night(
         "rules": RuleSet.objects.filter(group=group).order_by("version").first(),
         "deal": recorded,
         "document": sheet,
+        "device": token,
     }
 
 
@@ -97,7 +100,7 @@ def ids_for(name: str, keywords: frozenset[str], night: dict[str, Any]) -> dict[
     ids["number"] = night["deal"].number
     ids["version"] = night["rules"].version
     if "pk" in keywords:
-        kinds = ("group", "session", "member", "player", "stake", "document")
+        kinds = ("group", "session", "member", "player", "stake", "document", "device")
         objects = {k: night[k] for k in kinds}
         assert kind in objects, f"{name}: which object does its pk name? add it to ids_for()"
         ids["pk"] = objects[kind].pk
@@ -122,7 +125,10 @@ def body_for(name: str) -> dict[str, Any]:
 
 
 def snapshot() -> dict[str, list[Any]]:
-    return {model.__name__: list(model.objects.order_by("pk").values()) for model in MODELS}
+    rows = {model.__name__: list(model.objects.order_by("pk").values()) for model in MODELS}
+    # API tokens too, but not when each was last used (the requests here use theirs).
+    tokens = DeviceToken.objects.order_by("pk").values("id", "user", "device", "key_hash")
+    return rows | {"DeviceToken": list(tokens)}
 
 
 def answer(client: APIClient, method: str, url: str, body: dict[str, Any]) -> tuple[int, Any]:

@@ -14,7 +14,7 @@ from django.test import Client
 
 from tests.api import conftest as api_fixtures
 from tests.conftest import skip_or_fail
-from tests.web.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, watch_csp
 
 PASSWORD = "a long table password"
 
@@ -64,7 +64,10 @@ session = api_fixtures.session
 
 @pytest.fixture
 def chromium(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A launched browser; skipped without Chromium (failed under REQUIRE_SERVICES=1)."""
+    """A launched browser; skipped without Chromium (failed under REQUIRE_SERVICES=1).
+
+    A page opened with its ``new_page`` must break no Content-Security-Policy: a violation
+    Chromium reports fails the test when the browser closes."""
     if not CHROMIUM.exists():
         skip_or_fail(f"no Chromium at {CHROMIUM} (Debian package chromium)")
     # Playwright's sync API runs an event loop in this thread; the test's own database
@@ -74,8 +77,19 @@ def chromium(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        pages: list[list[str]] = []  # each page's violations
+        open_page = browser.new_page
+
+        def new_page(*args: Any, **kwargs: Any) -> Any:
+            page = open_page(*args, **kwargs)
+            pages.append(watch_csp(page))
+            return page
+
+        monkeypatch.setattr(browser, "new_page", new_page)
         try:
             yield browser
+            violations = [text for page in pages for text in page]
+            assert violations == [], violations
         finally:
             # While Playwright's loop runs, the test's queries get connections of their own
             # (Django keys them by context): close them, or they hold the test database open.
