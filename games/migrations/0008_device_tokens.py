@@ -27,7 +27,7 @@ def hash_the_old_tokens(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_session_game_from_the_engine"),
+        ("games", "0007_deal_idempotency_fingerprint"),
         ("authtoken", "0004_alter_tokenproxy_options"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
