@@ -210,7 +210,15 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    # JSON nested deeper than API_JSON_MAX_DEPTH is refused with 400 (games.api.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
+# Levels of lists and objects a JSON body may nest: a deal needs 4, a group's export ~8.
+API_JSON_MAX_DEPTH = 32
 
 # The interactive docs load Swagger UI from drf-spectacular-sidecar's static files, so
 # /api/docs/ works without reaching a CDN.
@@ -258,6 +266,12 @@ MIDDLEWARE.insert(1, "scorekeeper.logging.RequestLogMiddleware")
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "whitenoise.middleware.WhiteNoiseMiddleware",
+)
+# A body over DATA_UPLOAD_MAX_MEMORY_SIZE answers 413 before anything reads it, in the
+# API's error shape on /api/ (games.api.limits).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
+    "games.api.limits.BodyLimitMiddleware",
 )
 # Turns a refused login into 429 for JSON clients (games.ratelimit).
 MIDDLEWARE.append("games.ratelimit.LoginThrottleMiddleware")

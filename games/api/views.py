@@ -3,12 +3,12 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.parsers import JSONParser
 from games.engine import ScoreError, score_request
 from games.engine.arrange import arrange_request
 from games.errors import error_body
