@@ -125,7 +125,7 @@ def test_a_user_signed_in_on_the_pages_counts_as_that_user_and_needs_no_csrf_tok
 
 
 def test_a_bad_token_is_refused_rather_than_taken_for_anonymous(
-    rates: dict[str, str | None],
+    rates: dict[str, str | None], db: None
 ) -> None:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
