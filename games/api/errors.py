@@ -31,7 +31,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response.data = error_body(f"{field}: {message}" if field else message, field)
     elif isinstance(exc, exceptions.Throttled):
         # DRF has set Retry-After to the same number of seconds.
-        response.data = error_body(throttled_message(exc.wait))
+        response.data = error_body(throttled_message(getattr(exc, "wait", None)))
     elif isinstance(response.data, dict) and "detail" in response.data:
         response.data = error_body(str(response.data["detail"]))
     return response

@@ -49,10 +49,11 @@ class CostThrottle(SimpleRateThrottle):
         self.base_scope = scope
 
     def get_rate(self) -> str | None:
-        rates: dict[str, str | None] = api_settings.DEFAULT_THROTTLE_RATES
+        rates: dict[str, Any] = api_settings.DEFAULT_THROTTLE_RATES
         if self.scope not in rates:
             raise ImproperlyConfigured(f"No throttle rate is set for the scope {self.scope!r}.")
-        return rates[self.scope]
+        rate: str | None = rates[self.scope]
+        return rate
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         base = self.base_scope or getattr(view, "throttle_scope", None)
@@ -74,5 +75,5 @@ class CostThrottle(SimpleRateThrottle):
     def wait(self) -> float:
         """Seconds until a call would be let through again (DRF's answer, or the whole
         window when DRF has none, after the rate was lowered)."""
-        seconds: Any = super().wait()
-        return float(seconds) if seconds is not None else float(self.duration)
+        seconds: float | None = super().wait()
+        return seconds if seconds is not None else float(self.duration or 0)

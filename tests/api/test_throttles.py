@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
+from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
 from games.api import throttles
@@ -45,7 +46,7 @@ def rates(settings: SettingsWrapper) -> dict[str, str | None]:
 
 
 def set_rates(settings: SettingsWrapper, **rates: str | None) -> None:
-    current = dict(django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
+    current: dict[str, Any] = {**api_settings.DEFAULT_THROTTLE_RATES}
     current.update({name.replace("_", "-"): rate for name, rate in rates.items()})
     settings.REST_FRAMEWORK = {**django_settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": current}
 
@@ -235,7 +236,7 @@ def test_the_counts_live_in_the_shared_cache() -> None:
 
 
 def test_the_default_rates_are_set_for_every_scope() -> None:
-    rates = django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    rates: dict[str, Any] = api_settings.DEFAULT_THROTTLE_RATES
 
     assert set(rates) == {
         f"{scope}-{who}" for scope in ("score", "arrange", "expected") for who in ("anon", "user")
