@@ -90,9 +90,7 @@ def test_deeply_nested_json_answers_400_where_a_login_is_needed(
 
 
 def test_an_ordinary_request_still_scores() -> None:
-    response = Client().post(
-        f"{API}/score/", SCORED[0]["request"], content_type="application/json"
-    )
+    response = Client().post(f"{API}/score/", SCORED[0]["request"], content_type="application/json")
 
     assert response.status_code == 200, response.content
 
