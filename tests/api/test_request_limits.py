@@ -169,3 +169,32 @@ def test_an_oversized_form_on_a_page_answers_a_plain_413(client: Client) -> None
     assert response.status_code == 413
     assert response["Content-Type"].startswith("text/plain")
     assert b"too large" in response.content
+
+
+def test_every_api_view_reads_json_through_the_capped_parser() -> None:
+    # A view naming DRF's own JSONParser (as DRF's token view does) would bring the 500 back.
+    from django.urls import URLPattern, URLResolver, get_resolver
+    from rest_framework.parsers import JSONParser as DRFJSONParser
+
+    from games.api.parsers import JSONParser
+
+    def views(patterns: list[Any]) -> list[Any]:
+        found = []
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                found += views(entry.url_patterns)
+            elif isinstance(entry, URLPattern):
+                found.append(entry.callback)
+        return found
+
+    checked = 0
+    for callback in views(get_resolver().url_patterns):
+        cls = getattr(callback, "cls", None)
+        if cls is None or not hasattr(cls, "parser_classes"):
+            continue
+        initkwargs = getattr(callback, "initkwargs", {})
+        parsers = initkwargs.get("parser_classes", cls.parser_classes)
+        json_parsers = [p for p in parsers if issubclass(p, DRFJSONParser)]
+        assert all(p is JSONParser for p in json_parsers), (cls, parsers)
+        checked += 1
+    assert checked > 10
