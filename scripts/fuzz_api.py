@@ -20,14 +20,15 @@ by a 429.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
+import select
 import subprocess
 import sys
 import tempfile
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -104,16 +105,32 @@ def fill_path(template: str, ids: dict[str, int]) -> str:
 
 
 def send_raw(method: str, url: str, body: bytes, token: str | None) -> tuple[int, Any]:
-    """One request with ``body`` as it is; the status and the JSON answer (else text)."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Token {token}"
-    request = urllib.request.Request(url, data=body, method=method, headers=headers)
+    """One request with ``body`` as it is; the status and the JSON answer (else text).
+
+    The body goes in pieces, and stops as soon as the server answers: a server refusing
+    a body over its limit answers from the headers alone and closes the connection
+    without reading the rest, which would otherwise break the pipe under the sender."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.netloc, timeout=60)
     try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            status, raw = answer.status, answer.read()
-    except urllib.error.HTTPError as error:
-        status, raw = error.code, error.read()
+        connection.putrequest(method, parts.path)
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Content-Length", str(len(body)))
+        if token:
+            connection.putheader("Authorization", f"Token {token}")
+        connection.endheaders()
+        sock = connection.sock
+        try:
+            for start in range(0, len(body), 65_536):
+                if select.select([sock], [], [], 0)[0]:
+                    break  # answered already
+                sock.sendall(body[start : start + 65_536])
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # closed by the server once it had answered: read that answer
+        answer = connection.getresponse()
+        status, raw = answer.status, answer.read()
+    finally:
+        connection.close()
     try:
         return status, json.loads(raw)
     except ValueError:
