@@ -23,6 +23,7 @@ import argparse
 import http.client
 import json
 import select
+import socket
 import subprocess
 import sys
 import tempfile
@@ -123,10 +124,13 @@ def send_raw(method: str, url: str, body: bytes, token: str | None) -> tuple[int
         try:
             for start in range(0, len(body), 65_536):
                 if select.select([sock], [], [], 0)[0]:
-                    break  # answered already
+                    # Answered already: say no more is coming, so that a server still
+                    # waiting to drain the body (Django's runserver) stops waiting.
+                    sock.shutdown(socket.SHUT_WR)
+                    break
                 sock.sendall(body[start : start + 65_536])
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # closed by the server once it had answered: read that answer
+        except OSError:
+            pass  # closed (or reset) by the server once it had answered: read that answer
         answer = connection.getresponse()
         status, raw = answer.status, answer.read()
     finally:
