@@ -21,23 +21,15 @@ def error_response(message: str, field: str | None = None) -> Response:
     return Response(error_body(message, field), status=400)
 
 
-class SessionWithoutCsrf(SessionAuthentication):
-    """The pages' session names the caller (for the throttles) without asking for a CSRF
-    token: a calculator stores nothing, so a forged call could only spend its caller's
-    allowance."""
-
-    def enforce_csrf(self, request: Request) -> None:
-        return None
-
-
 class _CalculatorView(APIView):
     """A stateless engine call: JSON object in, JSON out; it stores nothing, so it needs
     neither a login nor a CSRF token. ``ScoreError`` answers 400 ``{"error", "field"}``.
 
-    A token or the pages' session, when sent, names the caller, who is then throttled as
-    that user rather than by address (``games.api.throttles``); a bad token is 401."""
+    A token or a signed-in session, when sent, names the caller, who is then throttled as
+    that user rather than by address (``games.api.throttles``). They are checked as
+    everywhere in the API: a bad token is 401, a session needs its CSRF token."""
 
-    authentication_classes = (TokenAuthentication, SessionWithoutCsrf)
+    authentication_classes = (TokenAuthentication, SessionAuthentication)
     permission_classes = (AllowAny,)
     parser_classes = (JSONParser,)
     throttle_classes = (CostThrottle,)

@@ -112,17 +112,30 @@ def test_signed_in_users_are_counted_apart_from_anonymous_callers_and_each_other
     assert bob.status_code == 200
 
 
-def test_a_user_signed_in_on_the_pages_counts_as_that_user_and_needs_no_csrf_token(
+def test_a_user_signed_in_with_a_session_counts_as_that_user(
     rates: dict[str, str | None], settings: SettingsWrapper, alice: User
 ) -> None:
     set_rates(settings, score_anon="1/minute", score_user="3/minute")
-    page_user = Client(enforce_csrf_checks=True)
-    page_user.force_login(alice)
+    browser = Client()  # the test client sends the CSRF token a page would
+    browser.force_login(alice)
 
-    answers = [post(page_user, SCORE, SCORED[0]["request"]).status_code for _ in range(3)]
+    answers = [post(browser, SCORE, SCORED[0]["request"]).status_code for _ in range(3)]
 
     assert answers == [200, 200, 200]  # more than an anonymous caller may
-    assert_throttled(post(page_user, SCORE, SCORED[0]["request"]), within=60)
+    assert_throttled(post(browser, SCORE, SCORED[0]["request"]), within=60)
+
+
+def test_a_session_without_its_csrf_token_is_refused_as_everywhere_in_the_api(
+    rates: dict[str, str | None], alice: User
+) -> None:
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+
+    response = post(browser, SCORE, SCORED[0]["request"])
+
+    assert response.status_code == 403
+    assert set(response.json()) == {"error", "field"}
+    assert "CSRF" in response.json()["error"]
 
 
 def test_a_bad_token_is_refused_rather_than_taken_for_anonymous(
