@@ -4,7 +4,7 @@
 expected mode up to seconds of CPU (``samples``), and needs no login. Without a limit a few
 anonymous callers could hold every web worker and slow the service for everybody, so each
 call counts against a scope: ``score``, ``arrange``, and ``expected`` on top of ``arrange``
-for expected mode. A signed-in caller (token or the pages' session) is counted by user
+for expected mode. A signed-in caller (a token, or a session) is counted by user
 under ``<scope>-user``; anyone else by address (``scorekeeper.logging.client_ip``, which a
 client's own X-Forwarded-For cannot change) under ``<scope>-anon``. The rates are
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (``THROTTLE_*`` variables), read on each call;
@@ -29,9 +29,6 @@ from rest_framework.views import APIView
 from scorekeeper.logging import client_ip
 
 log = logging.getLogger("scorekeeper.security")
-
-SCOPES = ("score", "arrange", "expected")
-
 
 def signed_in(request: Request) -> bool:
     user = getattr(request, "user", None)
