@@ -30,6 +30,7 @@ from scorekeeper.logging import client_ip
 
 log = logging.getLogger("scorekeeper.security")
 
+
 def signed_in(request: Request) -> bool:
     user = getattr(request, "user", None)
     return bool(user is not None and user.is_authenticated)
