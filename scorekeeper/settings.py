@@ -200,8 +200,10 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
+    # `Authorization: Token KEY` reads a device token, kept as the SHA-256 of its key
+    # (games.tokens, games.api.tokens; docs/api.md).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "games.api.authentication.DeviceTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -210,7 +212,15 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    # JSON nested deeper than API_JSON_MAX_DEPTH is refused with 400 (games.api.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
+# Levels of lists and objects a JSON body may nest: a deal needs 4, a group's export ~8.
+API_JSON_MAX_DEPTH = 32
 
 # The interactive docs load Swagger UI from drf-spectacular-sidecar's static files, so
 # /api/docs/ works without reaching a CDN.
@@ -240,14 +250,35 @@ CELERY_TASK_IGNORE_RESULT = True
 # `manage.py check --deploy --fail-level WARNING` passes on the defaults.
 
 
-def env_int(name: str, default: int, minimum: int = 0) -> int:
-    """A whole number of at least ``minimum`` (zero unless told)."""
+def env_int(name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int:
+    """A whole number of at least ``minimum`` (zero unless told) and at most ``maximum``."""
     value = env_str(name)
     if value is None:
         return default
-    if not value.isdigit() or int(value) < minimum:
-        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number ({minimum} or more).")
+    bounds = f"{minimum} or more" if maximum is None else f"from {minimum} to {maximum}"
+    if not value.isdigit() or not minimum <= int(value) <= (maximum or int(value)):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number ({bounds}).")
     return int(value)
+
+
+RATE_PERIODS = {"second": "s", "minute": "m", "hour": "h", "day": "d"}
+
+
+def env_rate(name: str, default: str) -> str | None:
+    """A request rate for a DRF throttle: ``N/second``, ``N/minute``, ``N/hour`` or
+    ``N/day`` (or ``N/s``, ``N/min``, ``N/m``, ``N/h``, ``N/d``), N at least 1; ``off``
+    for no throttle (None). Answered as ``N/unit``."""
+    value = env_str(name) or default
+    if value.lower() == "off":
+        return None
+    number, _, period = value.lower().partition("/")
+    unit = RATE_PERIODS.get(period) or ("m" if period == "min" else period)
+    if not number.isdigit() or int(number) < 1 or unit not in RATE_PERIODS.values():
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a rate: use N/second, N/minute, N/hour or N/day"
+            " (N at least 1), or off."
+        )
+    return f"{int(number)}/{unit}"
 
 
 # /healthz answers first, before the host check and the HTTPS redirect, so a load balancer
@@ -258,6 +289,12 @@ MIDDLEWARE.insert(1, "scorekeeper.logging.RequestLogMiddleware")
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "whitenoise.middleware.WhiteNoiseMiddleware",
+)
+# A body over DATA_UPLOAD_MAX_MEMORY_SIZE answers 413 before anything reads it, in the
+# API's error shape on /api/ (games.api.limits).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
+    "games.api.limits.BodyLimitMiddleware",
 )
 # Turns a refused login into 429 for JSON clients (games.ratelimit).
 MIDDLEWARE.append("games.ratelimit.LoginThrottleMiddleware")
@@ -315,6 +352,22 @@ AUTHENTICATION_BACKENDS = ["games.ratelimit.RateLimitedModelBackend"]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", default=50)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=900)
+
+# Throttles on the stateless calculators, which need no login (games.api.throttles): per
+# address for anonymous callers, per user for signed-in ones, counted in the cache above.
+# Arrange's expected mode costs up to seconds of CPU: its scope counts on top of arrange's.
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    "score-anon": env_rate("THROTTLE_SCORE_ANON", "60/minute"),
+    "score-user": env_rate("THROTTLE_SCORE_USER", "300/minute"),
+    "arrange-anon": env_rate("THROTTLE_ARRANGE_ANON", "30/minute"),
+    "arrange-user": env_rate("THROTTLE_ARRANGE_USER", "120/minute"),
+    "expected-anon": env_rate("THROTTLE_EXPECTED_ANON", "6/minute"),
+    "expected-user": env_rate("THROTTLE_EXPECTED_USER", "10/minute"),
+}
+# Samples an anonymous expected-mode call may ask for (signed in: the engine's 20,000).
+ARRANGE_ANON_MAX_SAMPLES = env_int(
+    "ARRANGE_ANON_MAX_SAMPLES", default=2000, minimum=1, maximum=20_000
+)
 
 # One JSON line per request, and Django's errors, on standard error in production
 # (scorekeeper.logging); in development runserver prints its own lines and these go only
@@ -390,10 +443,3 @@ MIDDLEWARE.insert(
     "scorekeeper.csp.ContentSecurityPolicyMiddleware",
 )
 
-# --- API tokens, one per device (games.tokens, games.api.tokens; docs/api.md) -------------
-# `Authorization: Token KEY` reads a device token, kept as the SHA-256 of its key, in place
-# of DRF's single plain-text token per user (migration 0007 moved those over, hashed).
-REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
-    "games.api.authentication.DeviceTokenAuthentication",
-    "rest_framework.authentication.SessionAuthentication",
-]

@@ -1,10 +1,17 @@
-"""Fuzz the REST API against its own OpenAPI schema with Schemathesis.
+"""Fuzz the REST API against its own OpenAPI schema with Schemathesis, then send every
+JSON endpoint abusive bodies.
 
 Starts the production recipe (scripts/serve_prod.sh) on a throw-away PostgreSQL database,
 gives a user a group with players, a session and a deal (so that some generated ids hit
 real objects), then runs `schemathesis run` over /api/schema/ with that user's token and
 two checks: no answer is a server error (5xx), and every documented answer matches its
-schema. Exits with Schemathesis' status (0: nothing found).
+schema. Schemathesis only sends bodies the schema describes, so each operation that takes
+a JSON body is then also sent, with the token (and the calculators without it), JSON nested
+far deeper than the API reads and a body over Django's size limit: the first must answer a
+4xx, 400 where the body is read (the calculators always read it), the second 413, both
+in the `{"error", "field"}` shape, never a 5xx. Exits non-zero when either finds something.
+The server is started with the calculators' throttles raised, so that neither is cut short
+by a 429.
 
     .venv/bin/python scripts/fuzz_api.py --max-examples 50
     .venv/bin/python scripts/fuzz_api.py --url http://127.0.0.1:8000 --token KEY  # a running one
@@ -13,10 +20,16 @@ schema. Exits with Schemathesis' status (0: nothing found).
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
+import select
+import socket
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -33,19 +46,152 @@ DEAL = [
 ]
 
 
-def seed_data(base: str, token: str) -> None:
-    """A group with four players, a session and one deal."""
+# The calculators' throttles, raised for a fuzz run (requests per minute per user/address).
+FUZZ_RATES = {
+    f"THROTTLE_{scope}_{who}": "100000/minute"
+    for scope in ("SCORE", "ARRANGE", "EXPECTED")
+    for who in ("ANON", "USER")
+}
+# Django's DATA_UPLOAD_MAX_MEMORY_SIZE, unless the server was configured otherwise.
+BODY_LIMIT = 2_621_440
+CALCULATORS = frozenset({"/api/v1/score/", "/api/v1/arrange/"})
+DEEP = {
+    "deep arrays": b"[" * 100_000 + b"]" * 100_000,
+    "deep objects": b'{"a": ' * 20_000 + b"1" + b"}" * 20_000,
+    "deep and unclosed": b"[" * 100_000,
+    "just too deep": b'{"players": ' + b"[" * 40 + b"]" * 40 + b"}",
+}
+
+
+def seed_data(base: str, token: str) -> dict[str, int]:
+    """A group with four players, a session and one deal; their ids, by the path segment
+    that comes before each in a URL (``groups``, ``players``, ``sessions``, ``deals``)."""
     client = prodkit.Client(base, token)
     status, group = client.call("POST", "/groups/", {"name": "Fuzz club", "rules": "standard"})
     assert status == 201, group
-    for name in NAMES:
-        client.call("POST", f"/groups/{group['id']}/players/", {"name": name})
+    players = [
+        client.call("POST", f"/groups/{group['id']}/players/", {"name": name})[1] for name in NAMES
+    ]
     status, session = client.call(
         "POST", "/sessions/", {"group": group["id"], "players": list(NAMES)}
     )
     assert status == 201, session
     status, deal = client.call("POST", f"/sessions/{session['id']}/deals/", {"players": DEAL})
     assert status == 201, deal
+    return {
+        "groups": group["id"],
+        "players": players[0]["id"],
+        "sessions": session["id"],
+        "deals": deal["number"],
+    }
+
+
+def json_operations(base: str) -> list[tuple[str, str]]:
+    """(method, path template) of every operation whose request body may be JSON."""
+    status, schema = prodkit.request_json("GET", f"{base}/api/schema/?format=json")
+    assert status == 200, schema
+    return [
+        (method.upper(), path)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if "application/json" in operation.get("requestBody", {}).get("content", {})
+    ]
+
+
+def fill_path(template: str, ids: dict[str, int]) -> str:
+    """The path with each ``{parameter}`` replaced by the seeded id of the segment before
+    it (``/groups/{group_pk}/players/{id}/``), 1 when none was seeded."""
+    parts = template.split("/")
+    return "/".join(
+        str(ids.get(parts[k - 1], 1)) if part.startswith("{") else part
+        for k, part in enumerate(parts)
+    )
+
+
+def send_raw(method: str, url: str, body: bytes, token: str | None) -> tuple[int, Any]:
+    """One request with ``body`` as it is; the status and the JSON answer (else text).
+
+    The body goes in pieces, and stops as soon as the server answers: a server refusing
+    a body over its limit answers from the headers alone and closes the connection
+    without reading the rest, which would otherwise break the pipe under the sender."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.netloc, timeout=60)
+    try:
+        connection.putrequest(method, parts.path)
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Content-Length", str(len(body)))
+        if token:
+            connection.putheader("Authorization", f"Token {token}")
+        connection.endheaders()
+        sock = connection.sock
+        try:
+            for start in range(0, len(body), 65_536):
+                if select.select([sock], [], [], 0)[0]:
+                    # Answered already: say no more is coming, so that a server still
+                    # waiting to drain the body (Django's runserver) stops waiting.
+                    sock.shutdown(socket.SHUT_WR)
+                    break
+                sock.sendall(body[start : start + 65_536])
+        except OSError:
+            pass  # closed (or reset) by the server once it had answered: read that answer
+        answer = connection.getresponse()
+        status, raw = answer.status, answer.read()
+    finally:
+        connection.close()
+    try:
+        return status, json.loads(raw)
+    except ValueError:
+        return status, raw.decode(errors="replace")[:200]
+
+
+def judge(kind: str, path: str, status: int, answer: Any) -> str | None:
+    """What is wrong with this answer to an abusive body, or None."""
+    shaped = isinstance(answer, dict) and set(answer) == {"error", "field"}
+    if kind == "oversized":
+        return None if status == 413 and shaped else "not a 413 in the error shape"
+    if status >= 500 or status < 400:
+        return "not a 4xx"
+    if not shaped:
+        return "not in the error shape"
+    if status == 400 and "nested" not in answer["error"]:
+        return "a 400 that does not say the body is nested too deeply"
+    if path in CALCULATORS and status != 400:
+        return "the calculator did not read the body and answer 400"
+    return None
+
+
+def abusive_bodies(
+    base: str, token: str, ids: dict[str, int], body_limit: int = BODY_LIMIT
+) -> list[str]:
+    """Sends each JSON operation deep and oversized bodies (see the module's docstring);
+    prints what it found and answers the wrong answers (none: an empty list)."""
+    bodies = {**DEEP, "oversized": b'{"name": "' + b"x" * body_limit + b'"}'}
+    problems: list[str] = []
+    statuses: dict[int, int] = {}
+    for method, template in json_operations(base):
+        path = fill_path(template, ids)
+        callers = [token, None] if template in CALCULATORS else [token]
+        for kind, body in bodies.items():
+            for caller in callers:
+                try:
+                    status, answer = send_raw(method, base + path, body, caller)
+                except OSError as exc:
+                    problems.append(f"{method} {path} ({kind}): no answer: {exc}")
+                    continue
+                statuses[status] = statuses.get(status, 0) + 1
+                wrong = judge(
+                    "oversized" if kind == "oversized" else "deep", template, status, answer
+                )
+                if wrong:
+                    who = "with the token" if caller else "anonymous"
+                    problems.append(
+                        f"{method} {path} ({kind}, {who}): {status}: {wrong}: {answer!r:.200}"
+                    )
+    counts = ", ".join(f"{n} x {status}" for status, n in sorted(statuses.items()))
+    print(f"abusive bodies: {sum(statuses.values())} requests: {counts}")
+    for problem in problems:
+        print(f"  {problem}")
+    return problems
 
 
 def schemathesis(base: str, token: str, max_examples: int, max_time: int, seed: int) -> int:
@@ -89,26 +235,32 @@ def main() -> int:
     parser.add_argument("--url", help="a server already running (then --token is needed)")
     parser.add_argument("--token", help="an API token of a user of that server")
     parser.add_argument("--server-log", type=Path, help="keep the server's output in this file")
+    parser.add_argument(
+        "--body-limit", type=int, default=BODY_LIMIT, help="the server's body limit in bytes"
+    )
     args = parser.parse_args()
     if args.url:
         if not args.token:
             parser.error("--url needs --token")
-        return schemathesis(args.url, args.token, args.max_examples, args.max_time, args.seed)
+        status = schemathesis(args.url, args.token, args.max_examples, args.max_time, args.seed)
+        wrong = abusive_bodies(args.url, args.token, {}, args.body_limit)
+        return status or int(bool(wrong))
     with prodkit.throwaway_database("scorekeeper_fuzz") as database_url:
-        env = prodkit.production_env(database_url)
+        env = prodkit.production_env(database_url, **FUZZ_RATES)
         prodkit.manage(env, "migrate", "--noinput", "-v", "0")
         token = prodkit.make_user(env, "fuzzer", "fuzzer-password-1")
         with (
             tempfile.TemporaryDirectory() as tmp,
             prodkit.serving(env, args.server_log or Path(tmp) / "serve.log") as server,
         ):
-            seed_data(server.base, token)
+            ids = seed_data(server.base, token)
             status = schemathesis(server.base, token, args.max_examples, args.max_time, args.seed)
+            wrong = abusive_bodies(server.base, token, ids, args.body_limit)
             errors = [line for line in server.output().splitlines() if "Traceback" in line]
             print(f"server log: {len(errors)} lines with a traceback")
             for line in errors[:3]:
                 print(f"  {line[:2000]}")
-    return status
+    return status or int(bool(wrong) or bool(errors))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ from scorekeeper.settings import (
     BROKER_SCHEMES,
     env_bool,
     env_database,
+    env_int,
     env_list,
+    env_rate,
     env_url,
 )
 
@@ -22,6 +24,13 @@ SETTINGS_VARIABLES = (
     "DATABASE_URL",
     "CELERY_BROKER_URL",
     "DOCUMENT_PENDING_TIMEOUT",
+    "THROTTLE_SCORE_ANON",
+    "THROTTLE_SCORE_USER",
+    "THROTTLE_ARRANGE_ANON",
+    "THROTTLE_ARRANGE_USER",
+    "THROTTLE_EXPECTED_ANON",
+    "THROTTLE_EXPECTED_USER",
+    "ARRANGE_ANON_MAX_SAMPLES",
 )
 SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}
 
@@ -174,6 +183,8 @@ def test_production_mode_loads_when_configured() -> None:
             "DOCUMENT_PENDING_TIMEOUT='0' is not a whole number (1",
         ),
         ({"DOCUMENT_PENDING_TIMEOUT": "-5"}, "DOCUMENT_PENDING_TIMEOUT"),
+        ({"THROTTLE_EXPECTED_ANON": "lots"}, "THROTTLE_EXPECTED_ANON='lots' is not a rate"),
+        ({"ARRANGE_ANON_MAX_SAMPLES": "50000"}, "ARRANGE_ANON_MAX_SAMPLES='50000'"),
     ],
     ids=[
         "malformed-debug",
@@ -184,6 +195,8 @@ def test_production_mode_loads_when_configured() -> None:
         "timeout-with-unit",
         "timeout-zero",
         "timeout-negative",
+        "throttle-rate",
+        "samples-over-the-engine-cap",
     ],
 )
 def test_bad_environment_stops_start_up(env: dict[str, str], named: str) -> None:
@@ -212,3 +225,91 @@ def test_the_pending_timeout_sets_when_a_lost_task_is_handed_out_again(
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("30/minute", "30/m"),
+        ("30/min", "30/m"),
+        (" 5/S ", "5/s"),
+        ("100/hour", "100/h"),
+        ("1000/d", "1000/d"),
+        ("007/day", "7/d"),
+        ("off", None),
+        ("OFF", None),
+    ],
+)
+def test_env_rate_reads(monkeypatch: pytest.MonkeyPatch, value: str, expected: str | None) -> None:
+    monkeypatch.setenv("THROTTLE_SCORE_ANON", value)
+
+    assert env_rate("THROTTLE_SCORE_ANON", "60/minute") == expected
+
+
+@pytest.mark.parametrize("value", [None, "", "  "])
+def test_env_rate_unset_gives_default(monkeypatch: pytest.MonkeyPatch, value: str | None) -> None:
+    if value is None:
+        monkeypatch.delenv("THROTTLE_SCORE_ANON", raising=False)
+    else:
+        monkeypatch.setenv("THROTTLE_SCORE_ANON", value)
+
+    assert env_rate("THROTTLE_SCORE_ANON", "60/minute") == "60/m"
+
+
+@pytest.mark.parametrize(
+    "value",
+    # "10/month" would be 10 a minute to DRF, which reads the first letter only.
+    ["10", "ten/minute", "0/minute", "-1/minute", "10/month", "10/fortnight", "1.5/s", "10/"],
+)
+def test_env_rate_rejects_malformed(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("THROTTLE_SCORE_ANON", value)
+
+    with pytest.raises(ImproperlyConfigured, match=r"^THROTTLE_SCORE_ANON=.* is not a rate"):
+        env_rate("THROTTLE_SCORE_ANON", "60/minute")
+
+
+@pytest.mark.parametrize("value", ["0", "20001", "2k"])
+def test_env_int_with_a_maximum_rejects_out_of_bounds(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("ARRANGE_ANON_MAX_SAMPLES", value)
+
+    with pytest.raises(ImproperlyConfigured, match=r"\(from 1 to 20000\)"):
+        env_int("ARRANGE_ANON_MAX_SAMPLES", 2000, minimum=1, maximum=20_000)
+
+
+THROTTLES = "s.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES'], s.ARRANGE_ANON_MAX_SAMPLES"
+
+
+def test_the_throttle_rates_default_and_come_from_the_environment() -> None:
+    defaults = load_settings(THROTTLES)
+    configured = load_settings(
+        THROTTLES,
+        THROTTLE_EXPECTED_ANON="2/hour",
+        THROTTLE_SCORE_USER="off",
+        ARRANGE_ANON_MAX_SAMPLES="500",
+    )
+
+    assert defaults.returncode == 0, defaults.stderr
+    assert defaults.stdout.strip() == (
+        "{'score-anon': '60/m', 'score-user': '300/m', 'arrange-anon': '30/m',"
+        " 'arrange-user': '120/m', 'expected-anon': '6/m', 'expected-user': '10/m'} 2000"
+    )
+    assert configured.returncode == 0, configured.stderr
+    assert "'expected-anon': '2/h'" in configured.stdout
+    assert "'score-user': None" in configured.stdout
+    assert configured.stdout.split()[-1] == "500"
+
+
+def test_the_throttles_count_in_redis_when_a_cache_url_is_set() -> None:
+    # One count for every gunicorn worker: the throttles use the default cache.
+    result = load_settings(
+        "s.CACHES['default']['BACKEND'], s.CACHES['default']['LOCATION']",
+        CACHE_URL="redis://127.0.0.1:6379/1",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        "redis://127.0.0.1:6379/1",
+    ]

@@ -29,9 +29,19 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.ValidationError):
         field, message = first_error(exc.detail)
         response.data = error_body(f"{field}: {message}" if field else message, field)
+    elif isinstance(exc, exceptions.Throttled):
+        # DRF has set Retry-After to the same number of seconds.
+        response.data = error_body(throttled_message(getattr(exc, "wait", None)))
     elif isinstance(response.data, dict) and "detail" in response.data:
         response.data = error_body(str(response.data["detail"]))
     return response
+
+
+def throttled_message(wait: int | None) -> str:
+    """What a throttled caller reads (429): how long to wait, as Retry-After says."""
+    if not wait:
+        return "Too many requests: try again later."
+    return f"Too many requests: try again in {wait} second{'s' if wait != 1 else ''}."
 
 
 def first_error(detail: Any, path: str = "") -> tuple[str | None, str]:

@@ -1,16 +1,20 @@
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.authentication import DeviceTokenAuthentication
+from games.api.parsers import JSONParser
+from games.api.throttles import CostThrottle, signed_in
 from games.engine import ScoreError, score_request
-from games.engine.arrange import arrange_request
+from games.engine.arrange import MAX_SAMPLES, arrange_request
 from games.errors import error_body
 
 
@@ -20,14 +24,20 @@ def error_response(message: str, field: str | None = None) -> Response:
 
 class _CalculatorView(APIView):
     """A stateless engine call: JSON object in, JSON out; it stores nothing, so it needs
-    neither a login nor a CSRF token. ``ScoreError`` answers 400 ``{"error", "field"}``."""
+    neither a login nor a CSRF token. ``ScoreError`` answers 400 ``{"error", "field"}``.
 
-    authentication_classes = ()
+    A token or a signed-in session, when sent, names the caller, who is then throttled as
+    that user rather than by address (``games.api.throttles``). They are checked as
+    everywhere in the API: a bad token is 401, a session needs its CSRF token."""
+
+    authentication_classes = (DeviceTokenAuthentication, SessionAuthentication)
     permission_classes = (AllowAny,)
     parser_classes = (JSONParser,)
+    throttle_classes = (CostThrottle,)
+    throttle_scope = "score"
     what = "a request"
 
-    def compute(self, body: dict[str, Any]) -> dict[str, Any]:
+    def compute(self, request: Request, body: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
@@ -39,9 +49,15 @@ class _CalculatorView(APIView):
         if not isinstance(body, dict):
             return error_response(f"The body must be a JSON object: {self.what}.")
         try:
-            return Response(self.compute(body))
+            return Response(self.compute(request, body))
         except ScoreError as exc:
             return error_response(exc.message, exc.field)
+
+    def check_scope(self, request: Request, scope: str) -> None:
+        """Counts the call under a further scope too: 429 when that one is used up."""
+        throttle = CostThrottle(scope)
+        if not throttle.allow_request(request, self):
+            self.throttled(request, throttle.wait())
 
 
 class ScoreView(_CalculatorView):
@@ -49,14 +65,32 @@ class ScoreView(_CalculatorView):
 
     what = "a score request"
 
-    def compute(self, body: dict[str, Any]) -> dict[str, Any]:
+    def compute(self, request: Request, body: dict[str, Any]) -> dict[str, Any]:
         return score_request(body)
 
 
 class ArrangeView(_CalculatorView):
-    """How to set 13 cards: the heuristic split, or the best expected one."""
+    """How to set 13 cards: the heuristic split, or the best expected one.
+
+    Expected mode costs up to seconds of CPU: it counts under the ``expected`` scope as
+    well as ``arrange``, and an anonymous caller may ask for at most
+    ``ARRANGE_ANON_MAX_SAMPLES`` samples (signed in, the engine's ``MAX_SAMPLES``)."""
 
     what = "an arrange request"
+    throttle_scope = "arrange"
 
-    def compute(self, body: dict[str, Any]) -> dict[str, Any]:
-        return arrange_request(body)
+    def compute(self, request: Request, body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("mode") == "expected":
+            self.check_scope(request, "expected")
+        if signed_in(request):
+            return arrange_request(body)
+        cap: int = settings.ARRANGE_ANON_MAX_SAMPLES
+        try:
+            return arrange_request(body, max_samples=cap)
+        except ScoreError as exc:
+            if exc.field != "samples" or cap >= MAX_SAMPLES:
+                raise
+            raise ScoreError(
+                f"{exc.message}; signed in (an API token) you may ask for up to {MAX_SAMPLES}",
+                exc.field,
+            ) from exc

@@ -22,6 +22,8 @@ from .splits import SPLITS, Setting, _Hand13, arrange_heuristic, iter_settings, 
 from .versus import _table_units
 
 __all__ = [
+    "DEFAULT_SAMPLES",
+    "MAX_SAMPLES",
     "SPLITS",
     "Arrangement",
     "Choice",
@@ -40,6 +42,9 @@ __all__ = [
 ]
 
 _ARRANGE_KEYS: Final = frozenset({"cards", "rules", "mode", "seed", "samples", "top"})
+# Expected mode's sampled opponents: the default, and the most a request may ask for.
+DEFAULT_SAMPLES: Final = 2000
+MAX_SAMPLES: Final = 20_000
 
 
 def _whole(request: Mapping[str, Any], name: str, default: int, lo: int, hi: int) -> int:
@@ -54,13 +59,15 @@ def _setting_json(setting: Setting) -> dict[str, str]:
     return {"front": front, "middle": middle, "back": back}
 
 
-def arrange_request(request: object) -> dict[str, Any]:
+def arrange_request(request: object, *, max_samples: int = MAX_SAMPLES) -> dict[str, Any]:
     """``POST /api/v1/arrange/``: how to set 13 cards, as JSON (``ScoreError`` on bad input).
 
     ``{"cards": "<13 cards>", "rules": <as in a score request>, "mode": "heuristic" |
     "expected", "seed": n, "samples": n, "top": n}``; the answer has the setting's
     ``front``, ``middle`` and ``back``, and in expected mode its ``expected_units``, the
-    ``alternatives`` and a ``natural`` worth declaring instead, if any.
+    ``alternatives`` and a ``natural`` worth declaring instead, if any. ``samples`` may
+    be at most ``max_samples`` (the API lowers it for anonymous callers), and defaults to
+    2000 or ``max_samples`` if that is less.
     """
     if not isinstance(request, Mapping):
         raise ScoreError("the request must be an object", "request")
@@ -90,7 +97,7 @@ def arrange_request(request: object) -> dict[str, Any]:
     found = arrange_expected(
         cards,
         rules,
-        samples=_whole(request, "samples", 2000, 1, 20_000),
+        samples=_whole(request, "samples", min(DEFAULT_SAMPLES, max_samples), 1, max_samples),
         seed=_whole(request, "seed", 0, 0, 2**32 - 1),
         top=_whole(request, "top", 3, 0, 10),
     )

@@ -5,11 +5,14 @@ against it: the concurrency proof at 8 clients x 25 deals and a bounded Schemath
 PostgreSQL only (the SQLite run skips it); Redis is needed for the broker and the cache.
 """
 
+import json
 import re
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -33,7 +36,13 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[prodkit.S
     if not prodkit.redis_answers(broker):
         skip_or_fail(f"no Redis at {broker}")
     with prodkit.throwaway_database("scorekeeper_test_serve") as database_url:
-        env = prodkit.production_env(database_url, WEB_CONCURRENCY=str(WEB_WORKERS))
+        # Signed-in calls to the calculators (Schemathesis) are not throttled here;
+        # anonymous ones keep the default rates, which a test below runs into.
+        env = prodkit.production_env(
+            database_url,
+            WEB_CONCURRENCY=str(WEB_WORKERS),
+            **{name: rate for name, rate in fuzz_api.FUZZ_RATES.items() if "USER" in name},
+        )
         prodkit.manage(env, "migrate", "--noinput", "-v", "0")
         token = prodkit.make_user(env, "prover", "prover-password-1")
         log = tmp_path_factory.mktemp("serve") / "serve.log"
@@ -125,10 +134,52 @@ def test_schemathesis_finds_no_server_error_and_no_schema_break(
     served: tuple[prodkit.Server, str, str],
 ) -> None:
     server, token, _ = served
-    fuzz_api.seed_data(server.base, token)
+    ids = fuzz_api.seed_data(server.base, token)
 
     assert fuzz_api.schemathesis(server.base, token, max_examples=5, max_time=30, seed=7) == 0
+    assert fuzz_api.abusive_bodies(server.base, token, ids) == []
     assert "Traceback" not in server.output()
+
+
+def post_anonymously(url: str, body: Any) -> tuple[int, Any, str | None]:
+    """The status, the JSON answer and its Retry-After header."""
+    data = json.dumps(body).encode()
+    request = urllib.request.Request(
+        url, data=data, method="POST", headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.load(answer), answer.headers.get("Retry-After")
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error), error.headers.get("Retry-After")
+
+
+def test_anonymous_expected_mode_is_throttled_across_the_web_workers(
+    served: tuple[prodkit.Server, str, str],
+) -> None:
+    import redis
+
+    server, _, _ = served
+    body = {
+        "cards": "As Ad Ah Ac 2c Ks Kd Kh 7c 7d Qs Qd 3h",
+        "rules": "classic-1-6",
+        "mode": "expected",
+        "samples": 50,
+    }
+    rate = 6  # THROTTLE_EXPECTED_ANON's default, per minute
+
+    answers = [post_anonymously(f"{server.base}/api/v1/arrange/", body) for _ in range(rate + 1)]
+
+    # Within the rate (fewer if a run less than a minute ago used some), then 429.
+    statuses = [status for status, _, _ in answers]
+    assert statuses[-1] == 429 and set(statuses) <= {200, 429}, statuses
+    _, refusal, retry_after = answers[-1]
+    assert retry_after is not None and 1 <= int(retry_after) <= 60
+    assert refusal["field"] is None
+    assert refusal["error"].startswith(f"Too many requests: try again in {retry_after} second")
+    # The count is in Redis (CACHE_URL), where every gunicorn worker reads it.
+    cache = redis.Redis.from_url(prodkit.production_env("postgres://unused/x")["CACHE_URL"])
+    assert cache.exists(":1:throttle:expected-anon:127.0.0.1")
 
 
 def test_ctrl_c_stops_gunicorn_and_the_worker(served: tuple[prodkit.Server, str, str]) -> None:
