@@ -408,9 +408,40 @@ class Document(models.Model):
 
 
 @receiver(post_delete, sender=Document)
+@receiver(post_delete, sender="games.ImportJob")
 def _delete_document_file(sender: type[Document], instance: Document, **kwargs: Any) -> None:
     """A document's file goes with its row (also when its session or group is deleted),
     once the deletion commits: a deletion rolled back keeps it."""
     name, storage = instance.file.name, instance.file.storage
     if name:
         transaction.on_commit(lambda: storage.delete(name))
+
+
+class ImportJob(models.Model):
+    """An uploaded group export, imported into an empty group in the background: pending,
+    then done (with what it stored) or failed (why, and ``field``, the culprit's path in
+    the file). The file is deleted once the job ends (``games.services.imports``)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        DONE = "done"
+        FAILED = "failed"
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="import_jobs")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    status = models.CharField(max_length=7, choices=Status.choices, default=Status.PENDING)
+    file = models.FileField(upload_to="imports/", blank=True)
+    size = models.PositiveBigIntegerField(default=0, help_text="the upload's bytes")
+    error = models.TextField(blank=True)
+    field = models.TextField(blank=True)
+    players = models.PositiveIntegerField(null=True, blank=True)
+    sessions = models.PositiveIntegerField(null=True, blank=True)
+    deals = models.PositiveIntegerField(null=True, blank=True)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"import {self.pk} into group {self.group_id} ({self.status})"

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import islice
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
@@ -184,37 +186,49 @@ def _export_session(session: Session) -> dict[str, Any]:
 
 
 def _export_deals(session: Session) -> Iterator[dict[str, Any]]:
-    deals = (
-        session.deals.select_related("created_by")
-        .prefetch_related("revisions__changed_by")
-        .order_by("number")
+    """The session's deals in order, read a chunk at a time as plain rows (model instances
+    with their related objects form reference cycles, which only the cyclic garbage
+    collector would free: memory would grow with the group)."""
+    rows = (
+        session.deals.order_by("number")
+        .values_list(*_DEAL_FIELDS)
+        .iterator(chunk_size=DEALS_PER_CHUNK)
     )
-    for deal in deals.iterator(chunk_size=DEALS_PER_CHUNK):
-        yield {
-            "number": deal.number,
-            "status": deal.status,
-            "version": deal.version,
-            "idempotency_key": deal.idempotency_key,
-            "request": deal.request,
-            "rules": deal.rules,
-            "result": deal.result,
-            "created_by": _username(deal.created_by),
-            "created_at": _when(deal.created_at),
-            "revisions": [
-                {
-                    "version": r.version,
-                    "action": r.action,
-                    "reason": r.reason,
-                    "request": r.request,
-                    "result": r.result,
-                    "changed_by": _username(r.changed_by),
-                    "changed_at": _when(r.changed_at),
-                }
-                for r in deal.revisions.all()
+    while chunk := list(islice(rows, DEALS_PER_CHUNK)):
+        revisions: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        earlier = (
+            DealRevision.objects.filter(deal_id__in=[row[0] for row in chunk])
+            .order_by("deal_id", "version")
+            .values_list("deal_id", *_REVISION_FIELDS)
+        )
+        for deal_id, *revision in earlier:
+            revisions[deal_id].append(dict(zip(_REVISION_KEYS, revision, strict=True)))
+        for pk, *values in chunk:
+            deal = dict(zip(_DEAL_KEYS, values, strict=True))
+            deal["created_at"] = _when(deal["created_at"])
+            deal["revisions"] = [
+                {**revision, "changed_at": _when(revision["changed_at"])}
+                for revision in revisions[pk]
                 # Read after the deal: an edit made in between is not half exported.
-                if r.version < deal.version
-            ],
-        }
+                if revision["version"] < deal["version"]
+            ]
+            yield deal
+
+
+_DEAL_KEYS = (
+    "number",
+    "status",
+    "version",
+    "idempotency_key",
+    "request",
+    "rules",
+    "result",
+    "created_by",
+    "created_at",
+)
+_DEAL_FIELDS = ("pk", *_DEAL_KEYS[:-2], "created_by__username", "created_at")
+_REVISION_KEYS = ("version", "action", "reason", "request", "result", "changed_by", "changed_at")
+_REVISION_FIELDS = (*_REVISION_KEYS[:-2], "changed_by__username", "changed_at")
 
 
 # --- import ------------------------------------------------------------------------------------
