@@ -208,10 +208,10 @@ def request(value: Any, path: str, seats: Collection[str]) -> Mapping[str, Any]:
     """A deal's stored request (its players and stakes): the seats' names, stakes as
     decimal text, as the services store it; the engine checks the rest when scoring."""
     value = mapping(value, path)
+    clean(value, path)  # first: a path below names the file's own keys
     for key in value:
         if key not in ("players", "stakes"):
             refuse(at(path, key), f"unknown field {key!r} (allowed: players, stakes)")
-    clean(value, path)
     entries = value.get("players")
     if isinstance(entries, list):
         for k, entry in enumerate(entries):
