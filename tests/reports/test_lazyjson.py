@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.lazyjson import JSONError, LazyArray, loads
+from games.lazyjson import JSONError, Lazy, LazyArray, loads
 
-LAZY = {"sessions": {"deals": {}}}
+LAZY: Lazy = {"sessions": {"deals": {}}}
 
 json_values = st.recursive(
     st.none()
