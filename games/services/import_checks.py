@@ -18,7 +18,16 @@ from typing import Any, NamedTuple
 
 from games.engine import Rules
 from games.engine.games import GAMES
-from games.models import Deal, DealRevision, Group, PairStake, Player, Session, SessionSeat
+from games.models import (
+    Deal,
+    DealRevision,
+    Group,
+    LedgerEntry,
+    PairStake,
+    Player,
+    Session,
+    SessionSeat,
+)
 from games.services.import_values import (
     amount,
     at,
@@ -244,6 +253,8 @@ class RevisionRow(NamedTuple):
 
 
 class DealRow(NamedTuple):
+    deal: Deal  # not saved yet: the ledger rows are already its
+    ledger: list[LedgerEntry]
     number: int
     status: str
     version: int
@@ -254,12 +265,13 @@ class DealRow(NamedTuple):
     revisions: list[RevisionRow]
 
 
-def deals(head: SessionHead) -> Iterator[DealRow]:
-    """The session's deals, numbered 1, 2, 3... in order, each re-scored."""
+def deals(head: SessionHead, seated: Mapping[str, int]) -> Iterator[DealRow]:
+    """The session's deals, numbered 1, 2, 3... in order, each re-scored, with an active
+    one's ledger rows (``seated``: the seats' player ids)."""
     keys: dict[str, int] = {}
     rules_mapping = head.rules.mapping
     for k, (path, entry) in enumerate(items(head.deals, at(head.path, "deals"))):
-        yield _deal(entry, path, k + 1, head, rules_mapping, keys)
+        yield _deal(entry, path, k + 1, head, rules_mapping, keys, seated)
 
 
 def _deal(
@@ -269,6 +281,7 @@ def _deal(
     head: SessionHead,
     rules_mapping: Mapping[str, Any],
     keys: dict[str, int],
+    seated: Mapping[str, int],
 ) -> DealRow:
     entry = mapping(entry, path)
     why = " (deals are numbered 1, 2, 3... in order)"
@@ -279,8 +292,13 @@ def _deal(
         refuse(at(path, "rules"), "not its session's rules, which every deal is scored under")
     seats = tuple(head.seats)
     deal_request = request(required(entry, "request", path), at(path, "request"), seats)
-    result = rescored(
-        deal_request, rules_mapping, at(path, "request"), required(entry, "result", path)
+    deal = Deal()
+    result, ledger = rescored(
+        deal_request,
+        rules_mapping,
+        at(path, "request"),
+        required(entry, "result", path),
+        (deal, seated) if status == Deal.Status.ACTIVE else None,
     )
     revisions = _revisions(entry, path, status, deal_request, rules_mapping, seats)
     why = " (one more than its revisions)"
@@ -297,7 +315,16 @@ def _deal(
     created_by = username(entry.get("created_by"), at(path, "created_by"))
     moment(entry.get("created_at"), at(path, "created_at"))
     return DealRow(
-        number, status, len(revisions) + 1, key, deal_request, result, created_by, revisions
+        deal,
+        ledger if status == Deal.Status.ACTIVE else [],
+        number,
+        status,
+        len(revisions) + 1,
+        key,
+        deal_request,
+        result,
+        created_by,
+        revisions,
     )
 
 
@@ -323,7 +350,7 @@ def _revisions(
         before = request(required(revision, "request", where), at(where, "request"), seats)
         if action == DealRevision.Action.VOID and before != deal_request:
             refuse(at(where, "request"), "a void keeps the deal as it was: its request")
-        result = rescored(
+        result, _ = rescored(
             before, rules_mapping, at(where, "request"), required(revision, "result", where)
         )
         reason = text(revision.get("reason", ""), at(where, "reason"))

@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.engine import Rules, ScoreError, score_request
 from games.errors import ImportRefused, ServiceError
 from games.lazyjson import LazyArray
-from games.models import Deal
+from games.models import Deal, LedgerEntry
 from games.services import checks
 from games.services.deals import ledger_entries
 
@@ -237,14 +237,21 @@ def _decimal_text(entry: Mapping[str, Any], key: str, path: str) -> None:
 
 
 def rescored(
-    deal_request: Mapping[str, Any], rules_mapping: Mapping[str, Any], path: str, stored: Any
-) -> dict[str, Any]:
-    """The engine's result for a request found at ``path``; it must be ``stored``, and the
-    ledger must be able to keep its amounts exactly."""
+    deal_request: Mapping[str, Any],
+    rules_mapping: Mapping[str, Any],
+    path: str,
+    stored: Any,
+    ledger_of: tuple[Deal, Mapping[str, int]] | None = None,
+) -> tuple[dict[str, Any], list[LedgerEntry]]:
+    """The engine's result for a request found at ``path``, which must be ``stored``, and
+    the ledger rows it gives (``ledger_of``: for this deal, with these seats' player ids);
+    the ledger must be able to keep its amounts exactly, as when a deal is recorded."""
     try:
         result = score_request({"rules": rules_mapping, **deal_request})
-        names = {who for pair in result["pairs"] for who in pair["players"]}
-        ledger_entries(Deal(), result, dict.fromkeys(names, 0))
+        if ledger_of is None:
+            names = {who for pair in result["pairs"] for who in pair["players"]}
+            ledger_of = Deal(), dict.fromkeys(names, 0)
+        ledger = ledger_entries(ledger_of[0], result, ledger_of[1])
     except ScoreError as exc:
         where = at(path, exc.field) if exc.field else path
         raise ImportRefused(f"{where}: {_after_field(exc.message, exc.field)}", where) from None
@@ -253,4 +260,4 @@ def rescored(
             path.removesuffix("request") + "result",
             "scored again under its rules, its request does not give its stored result",
         )
-    return result
+    return result, ledger

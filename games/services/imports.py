@@ -143,11 +143,17 @@ def mark_failed(job_id: int, reason: str, field: str | None = None, **only: obje
     return bool(
         ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.PENDING, **only).update(
             status=ImportJob.Status.FAILED,
-            error=reason[:2000],
-            field=(field or "")[:2000],
+            error=_keepable(reason),
+            field=_keepable(field or ""),
             finished_at=timezone.now(),
         )
     )
+
+
+def _keepable(text: str) -> str:
+    """Text PostgreSQL can keep: no NUL, no half of a surrogate pair (escaped instead)."""
+    text = text[:2000].replace("\x00", "\\x00")
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def refresh(job: ImportJob) -> ImportJob:
