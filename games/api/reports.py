@@ -197,7 +197,7 @@ def group_import(request: Request, pk: int) -> Response:
     except ValueError:
         length = 0
     if length > limit + MULTIPART_SLACK:
-        return _too_big(f"file: {too_big}")
+        return _too_big(f"file: the request is {length:,} bytes; {too_big}")
     try:
         upload = request.FILES.get("file")
         data = request.data
@@ -208,7 +208,7 @@ def group_import(request: Request, pk: int) -> Response:
         )
     if upload is not None:
         if (upload.size or 0) > limit:
-            return _too_big(f"file: {too_big}")
+            return _too_big(f"file: the file is {upload.size:,} bytes; {too_big}")
         job = imports.request_import(group, upload, current_user(request))
         body = import_status(request, job)
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})

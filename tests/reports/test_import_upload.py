@@ -198,8 +198,34 @@ def test_an_upload_over_the_limit_answers_413(
     response = upload(client_for(ann_user), empty, content, django_capture_on_commit_callbacks)
 
     assert response.status_code == 413
-    assert response.json()["field"] == "file"
-    assert "at most" in response.json()["error"]
+    assert response.json() == {
+        "error": f"file: the file is {len(content):,} bytes; an export of at most"
+        f" {(len(content) - 1) / 1024 / 1024:g} MB is taken (IMPORT_MAX_UPLOAD_MB)",
+        "field": "file",
+    }
+    assert not ImportJob.objects.exists()
+
+
+def test_a_request_saying_it_is_too_long_is_refused_before_it_is_read(
+    night: Session,
+    group: Group,
+    empty: Group,
+    ann_user: User,
+    settings: Any,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    settings.IMPORT_MAX_UPLOAD_SIZE = 1000
+    content = exported_bytes(client_for(ann_user), group) + b" " * 100_000  # JSON still
+
+    response = upload(client_for(ann_user), empty, content, django_capture_on_commit_callbacks)
+
+    assert response.status_code == 413
+    body = response.json()
+    assert body["field"] == "file"
+    assert body["error"].startswith("file: the request is ")
+    assert body["error"].endswith(
+        "; an export of at most 0.000953674 MB is taken (IMPORT_MAX_UPLOAD_MB)"
+    )
     assert not ImportJob.objects.exists()
 
 
