@@ -22,6 +22,7 @@ from games.models import (
     DealRevision,
     Document,
     Group,
+    ImportJob,
     LedgerEntry,
     Membership,
     PairStake,
@@ -45,6 +46,7 @@ MODELS = (
     DealRevision,
     LedgerEntry,
     Document,
+    ImportJob,
 )
 
 
@@ -76,6 +78,7 @@ def night(
     services.set_rules(group, "classic-2-4", by=alice)
     recorded = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
     sheet, _ = documents.request_document(session, Document.Kind.SHEET, alice)
+    imported = ImportJob.objects.create(group=group, requested_by=alice, status="failed")
     return {
         "group": group,
         "session": session,
@@ -85,6 +88,7 @@ def night(
         "rules": RuleSet.objects.filter(group=group).order_by("version").first(),
         "deal": recorded,
         "document": sheet,
+        "import": imported,
     }
 
 
@@ -97,7 +101,7 @@ def ids_for(name: str, keywords: frozenset[str], night: dict[str, Any]) -> dict[
     ids["number"] = night["deal"].number
     ids["version"] = night["rules"].version
     if "pk" in keywords:
-        kinds = ("group", "session", "member", "player", "stake", "document")
+        kinds = ("group", "session", "member", "player", "stake", "document", "import")
         objects = {k: night[k] for k in kinds}
         assert kind in objects, f"{name}: which object does its pk name? add it to ids_for()"
         ids["pk"] = objects[kind].pk
@@ -127,6 +131,8 @@ def snapshot() -> dict[str, list[Any]]:
 
 def answer(client: APIClient, method: str, url: str, body: dict[str, Any]) -> tuple[int, Any]:
     response = getattr(client, method)(url, body if method != "get" else None, format="json")
+    if response.streaming:  # the export
+        return response.status_code, b"".join(response.streaming_content)
     return response.status_code, response.content
 
 
