@@ -133,7 +133,7 @@ def stakes(data: Mapping[str, Any], names: Collection[str]) -> list[StakeRow]:
             refuse(at(path, "players"), f"expected two player names, got {shown(pair)}")
         for k, who in enumerate(pair):
             if not isinstance(who, str) or who not in names:
-                refuse(at(at(path, "players"), k), f"there is no player named {who!r}")
+                refuse(at(at(path, "players"), k), f"there is no player named {shown(who)}")
         if pair[0] == pair[1]:
             refuse(at(path, "players"), "a pair stake needs two different players")
         if frozenset(pair) in out:

@@ -104,7 +104,7 @@ def username(value: Any, path: str) -> str | None:
 
 def choice(value: Any, path: str, choices: Collection[str]) -> str:
     if not isinstance(value, str) or value not in choices:
-        refuse(path, f"{value!r} is not one of {', '.join(choices)}")
+        refuse(path, f"{shown(value)} is not one of {', '.join(choices)}")
     return value
 
 
@@ -211,7 +211,7 @@ def request(value: Any, path: str, seats: Collection[str]) -> Mapping[str, Any]:
     clean(value, path)  # first: a path below names the file's own keys
     for key in value:
         if key not in ("players", "stakes"):
-            refuse(at(path, key), f"unknown field {key!r} (allowed: players, stakes)")
+            refuse(at(path, key), f"unknown field {shown(key)} (allowed: players, stakes)")
     entries = value.get("players")
     if isinstance(entries, list):
         for k, entry in enumerate(entries):
@@ -219,7 +219,7 @@ def request(value: Any, path: str, seats: Collection[str]) -> Mapping[str, Any]:
             if isinstance(seat, str) and seat not in seats:
                 refuse(
                     at(at(at(path, "players"), k), "name"),
-                    f"{seat!r} is not seated in this session (seated: {', '.join(seats)})",
+                    f"{shown(seat)} is not seated in this session (seated: {', '.join(seats)})",
                 )
     stakes = value.get("stakes")
     if isinstance(stakes, Mapping):
