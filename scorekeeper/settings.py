@@ -393,6 +393,15 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE") or "celery"
 # given up on and marked failed (games.documents).
 DOCUMENT_PENDING_TIMEOUT = env_int("DOCUMENT_PENDING_TIMEOUT", default=600, minimum=1)
 
+# The largest group export taken as an upload (POST groups/{id}/import/, multipart "file"),
+# in MB: larger ones answer 413. An upload goes to a temporary file, never into memory, so
+# DATA_UPLOAD_MAX_MEMORY_SIZE (which limits a JSON body) does not apply to it. An import
+# still pending after DOCUMENT_PENDING_TIMEOUT (no worker took it) or running after
+# IMPORT_RUNNING_TIMEOUT seconds (its worker killed) is marked failed
+# (games.services.imports).
+IMPORT_MAX_UPLOAD_SIZE = env_int("IMPORT_MAX_UPLOAD_MB", default=256, minimum=1) * 1024 * 1024
+IMPORT_RUNNING_TIMEOUT = env_int("IMPORT_RUNNING_TIMEOUT", default=3600, minimum=1)
+
 # A task taken by a worker that dies before finishing it (SIGKILL, out of memory) is not
 # lost: PDF renders are acknowledged only once done (games.tasks), and Redis hands an
 # unacknowledged task to a worker again after ``visibility_timeout`` (RabbitMQ does at
@@ -442,4 +451,3 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "scorekeeper.csp.ContentSecurityPolicyMiddleware",
 )
-

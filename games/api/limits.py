@@ -29,6 +29,8 @@ from games.errors import error_body
 log = logging.getLogger("scorekeeper.security")
 
 API_PREFIX = "/api/"
+# An attribute a view sets to answer a body over the limit itself.
+OWN_BODY_LIMIT = "answers_body_too_large"
 
 
 def declared_length(request: HttpRequest) -> int:
@@ -56,11 +58,20 @@ class BodyLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., HttpResponse], *args: object
+    ) -> HttpResponse | None:
+        """The early refusal, once the view is known: a view marked ``OWN_BODY_LIMIT``
+        (the group import, which tells a client to upload the file instead) answers it."""
+        if getattr(view, OWN_BODY_LIMIT, False):
+            return None
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         multipart = request.content_type == "multipart/form-data"
         if limit is not None and not multipart and declared_length(request) > limit:
             return refusal(request, too_large(limit), 413)
-        return self.get_response(request)
+        return None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):

@@ -1,5 +1,6 @@
 """Reports: a session's summary and settlement, a player's ledger against each opponent
-(JSON or CSV), a group's standings, and the export and import of a group's history.
+(JSON or CSV), a group's standings, and the export and import of a group's history (an
+upload imported in the background, its status read at ``imports/{id}/``).
 
 Read-only except the import. Like every other view, they see only the user's groups:
 another group's session or group id answers 404. Amounts are decimal strings.
@@ -10,7 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -21,8 +26,10 @@ from rest_framework.response import Response
 
 from games import reports, services
 from games.api.groups import current_user, member_groups, validated
-from games.errors import ServiceError
-from games.models import Deal, Group, Session
+from games.api.limits import OWN_BODY_LIMIT
+from games.errors import ServiceError, error_body
+from games.models import Deal, Group, ImportJob, Session
+from games.services import imports, transfer
 
 
 class CSVRenderer(BaseRenderer):
@@ -135,26 +142,82 @@ def group_standings(request: Request, pk: int) -> Response:
     return Response(reports.jsonable(standings))
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT)
+@extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
 @api_view(["GET"])
-def group_export(request: Request, pk: int) -> Response:
-    """The group's whole history as one JSON file, for ``import`` into an empty group."""
+def group_export(request: Request, pk: int) -> StreamingHttpResponse:
+    """The group's whole history as one JSON file, for ``import`` into an empty group;
+    written as it is read, so a group of any size is exported in little memory."""
     group = user_group(request, pk)
-    return Response(
-        services.export_group(group),
-        headers={"Content-Disposition": f'attachment; filename="group-{group.pk}.json"'},
+    response = StreamingHttpResponse(
+        (piece.encode() for piece in transfer.export_stream(group)),
+        content_type="application/json",
     )
+    response["Content-Disposition"] = f'attachment; filename="group-{group.pk}.json"'
+    return response
 
 
-@extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+class ImportUpload(serializers.Serializer[Any]):
+    file = serializers.FileField(help_text="a group export, as GET groups/{id}/export/ gives it")
+
+
+# Room for the multipart framing around the file itself.
+MULTIPART_SLACK = 64 * 1024
+
+
+def _too_big(message: str) -> Response:
+    return Response(error_body(message, "file"), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1024 / 1024:g} MB"
+
+
+@extend_schema(
+    request={"multipart/form-data": ImportUpload, "application/json": OpenApiTypes.OBJECT},
+    responses={
+        202: OpenApiTypes.OBJECT,
+        201: OpenApiTypes.OBJECT,
+        400: OpenApiTypes.OBJECT,
+        413: OpenApiTypes.OBJECT,
+    },
+)
 @api_view(["POST"])
 def group_import(request: Request, pk: int) -> Response:
     """Owners only: rebuild an exported history into this group, which must be empty (no
-    players, no sessions). Every deal is re-scored and must give its stored result."""
+    players, no sessions). Every value is checked and every deal re-scored; the first bad
+    one refuses the file with its path, and nothing is stored.
+
+    The export as an upload (multipart field ``file``, up to ``IMPORT_MAX_UPLOAD_MB``):
+    202 and the import's status URL (``imports/{id}/``); it runs in the background. A small
+    export as the JSON body: imported at once, 201 with what was stored."""
     group = user_group(request, pk)
-    if not isinstance(request.data, dict):
+    limit = settings.IMPORT_MAX_UPLOAD_SIZE
+    too_big = f"an export of at most {_megabytes(limit)} is taken (IMPORT_MAX_UPLOAD_MB)"
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > limit + MULTIPART_SLACK:
+        return _too_big(f"file: the request is {length:,} bytes; {too_big}")
+    try:
+        upload = request.FILES.get("file")
+        data = request.data
+    except RequestDataTooBig:
+        return _too_big(
+            f"file: a JSON body of at most {_megabytes(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)}"
+            ' is taken; upload a larger export as a file (multipart/form-data, field "file")'
+        )
+    if upload is not None:
+        if (upload.size or 0) > limit:
+            return _too_big(f"file: the file is {upload.size:,} bytes; {too_big}")
+        job = imports.request_import(group, upload, current_user(request))
+        body = import_status(request, job)
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+    if request.content_type.startswith(("multipart/form-data", "application/x-www-form")):
+        raise ServiceError('file: upload the group export in the field "file"', "file")
+    if not isinstance(data, dict):
         raise ServiceError("the body must be a JSON object: a group export")
-    restored = services.import_group(request.data, group, current_user(request))
+    restored = services.import_group(data, group, current_user(request))
     return Response(
         {
             "group": restored.pk,
@@ -164,3 +227,38 @@ def group_import(request: Request, pk: int) -> Response:
         },
         status=status.HTTP_201_CREATED,
     )
+
+
+# Its own 413 says to upload the file (games.api.limits).
+setattr(group_import, OWN_BODY_LIMIT, True)
+
+
+def import_status(request: Request, job: ImportJob) -> dict[str, Any]:
+    """An import's status body: ``pending``, ``done`` (with the counts stored) or
+    ``failed`` (with ``error`` and ``field``, as a 400 would give them)."""
+    job = imports.refresh(job)
+    url = reverse("api:import-detail", kwargs={"pk": job.pk})
+    return {
+        "id": job.pk,
+        "url": request.build_absolute_uri(url),
+        "group": job.group_id,
+        "status": job.status,
+        "error": job.error or None,
+        "field": job.field or None,
+        "size": job.size,
+        "players": job.players,
+        "sessions": job.sessions,
+        "deals": job.deals,
+        "requested_at": job.requested_at,
+        "started_at": job.started_at,
+        "finished_at": job.finished_at,
+    }
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def import_detail(request: Request, pk: int) -> Response:
+    """An import's status: pending, done (with what it stored) or failed (why, and the
+    path of the culprit in the file)."""
+    visible = ImportJob.objects.filter(group__in=member_groups(request.user))
+    return Response(import_status(request, get_object_or_404(visible, pk=pk)))

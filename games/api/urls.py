@@ -39,6 +39,7 @@ urlpatterns = [
     path("groups/<int:pk>/standings/", reports.group_standings, name="group-standings"),
     path("groups/<int:pk>/export/", reports.group_export, name="group-export"),
     path("groups/<int:pk>/import/", reports.group_import, name="group-import"),
+    path("imports/<int:pk>/", reports.import_detail, name="import-detail"),
     path("sessions/<int:pk>/sheets/", documents.session_sheets, name="session-sheets"),
     path("sessions/<int:pk>/ledgers/", documents.session_ledgers, name="session-ledgers"),
     path("documents/<int:pk>/", documents.document_detail, name="document-detail"),

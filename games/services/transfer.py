@@ -1,21 +1,31 @@
 """Export and import: a group's whole history as one JSON document, and back.
 
-``import_group`` rebuilds an exported group, re-scoring every active deal with the engine
-under its stored rules; its ledger rows are written from that result as a recorded deal's
-are (``games.services.deals.ledger_entries``).
+The export is written piece by piece (``export_stream``): sessions are read a few at a
+time and each session's deals in chunks, so a group of any size is exported in little
+memory. ``export_group`` gives the same document as one mapping.
+
+``import_group`` rebuilds an exported group. Every value of the file is checked as the
+services check what the API is sent (``games.services.import_checks``), and every deal,
+active or void, is scored again by the engine under its session's rules and must give its
+stored result; its ledger rows are written from that result as a recorded deal's are
+(``games.services.deals.ledger_entries``). The first bad value refuses the whole file with
+its path, and nothing is stored. Deals are written in batches as they are read, so a file
+read lazily (``games.lazyjson``, as an uploaded file is) is never in memory whole.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
-from decimal import Decimal
-from typing import Any
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import islice
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Value
 
-from games.engine import ScoreError, score_request
 from games.engine.rules import decimal_text
 from games.engine.tally import tally
 from games.errors import ImportRefused
@@ -32,9 +42,22 @@ from games.models import (
     SessionSeat,
 )
 from games.permissions import require_owner
-from games.services.deals import ledger_entries
+from games.services import import_checks as read
+from games.services.import_values import items, required
 
 EXPORT_FORMAT = "scorekeeper-group/1"
+
+# Sessions read per query, and deals per chunk, when exporting; deals written per batch
+# when importing.
+SESSIONS_PER_QUERY = 20
+DEALS_PER_CHUNK = 500
+# Text gathered before it is handed to the response: fewer, larger writes.
+STREAM_PIECE = 64 * 1024
+
+
+def dumps(value: Any) -> str:
+    """JSON text as the export writes it: compact, UTF-8 left as it is."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _username(user: User | None) -> str | None:
@@ -45,6 +68,9 @@ def _when(moment: datetime.datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
+# --- export ------------------------------------------------------------------------------------
+
+
 def export_group(group: Group) -> dict[str, Any]:
     """The group's whole history as JSON-ready data: what ``import_group`` rebuilds it from.
 
@@ -52,11 +78,40 @@ def export_group(group: Group) -> dict[str, Any]:
     session with its seats and deals (request, rules, result, status, version, revisions).
     Ledger rows are left out: they follow from each active deal's result.
     """
-    sessions = (
-        group.sessions.select_related("rule_set", "created_by", "closed_by")
-        .prefetch_related("seats__player", "deals__created_by", "deals__revisions__changed_by")
-        .order_by("date", "pk")
-    )
+    return {
+        **_export_head(group),
+        "sessions": [
+            {**_export_session(session), "deals": list(_export_deals(session))}
+            for session in _sessions(group)
+        ],
+    }
+
+
+def export_stream(group: Group) -> Iterator[str]:
+    """``dumps(export_group(group))``, in pieces, reading the database as it goes."""
+    pieces: list[str] = []
+    size = 0
+    for piece in _export_pieces(group):
+        pieces.append(piece)
+        size += len(piece)
+        if size >= STREAM_PIECE:
+            yield "".join(pieces)
+            pieces, size = [], 0
+    yield "".join(pieces)
+
+
+def _export_pieces(group: Group) -> Iterator[str]:
+    # Each object is written without its closing brace, then its last key's list follows.
+    yield dumps(_export_head(group))[:-1] + ',"sessions":['
+    for k, session in enumerate(_sessions(group)):
+        yield ("," if k else "") + dumps(_export_session(session))[:-1] + ',"deals":['
+        for j, deal in enumerate(_export_deals(session)):
+            yield ("," if j else "") + dumps(deal)
+        yield "]}"
+    yield "]}"
+
+
+def _export_head(group: Group) -> dict[str, Any]:
     return {
         "format": EXPORT_FORMAT,
         "group": {
@@ -89,11 +144,25 @@ def export_group(group: Group) -> dict[str, Any]:
             }
             for s in group.pair_stakes.select_related("player_a", "player_b").order_by("pk")
         ],
-        "sessions": [_export_session(session) for session in sessions],
     }
 
 
+def _sessions(group: Group) -> Iterator[Session]:
+    """The group's sessions by date, a few per query."""
+    ids = list(group.sessions.order_by("date", "pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), SESSIONS_PER_QUERY):
+        chunk = ids[start : start + SESSIONS_PER_QUERY]
+        sessions = (
+            Session.objects.filter(pk__in=chunk)
+            .select_related("rule_set", "created_by", "closed_by")
+            .prefetch_related("seats__player")
+            .in_bulk()
+        )
+        yield from (sessions[pk] for pk in chunk if pk in sessions)
+
+
 def _export_session(session: Session) -> dict[str, Any]:
+    """A session's own values, without its deals (which follow, as the last key)."""
     return {
         "game": session.game,
         "date": session.date.isoformat(),
@@ -113,60 +182,101 @@ def _export_session(session: Session) -> dict[str, Any]:
         "created_at": _when(session.created_at),
         "closed_by": _username(session.closed_by),
         "closed_at": _when(session.closed_at),
-        "deals": [
-            {
-                "number": deal.number,
-                "status": deal.status,
-                "version": deal.version,
-                "idempotency_key": deal.idempotency_key,
-                "request": deal.request,
-                "rules": deal.rules,
-                "result": deal.result,
-                "created_by": _username(deal.created_by),
-                "created_at": _when(deal.created_at),
-                "revisions": [
-                    {
-                        "version": r.version,
-                        "action": r.action,
-                        "reason": r.reason,
-                        "request": r.request,
-                        "result": r.result,
-                        "changed_by": _username(r.changed_by),
-                        "changed_at": _when(r.changed_at),
-                    }
-                    for r in deal.revisions.all()
-                ],
-            }
-            for deal in session.deals.all()
-        ],
     }
+
+
+def _export_deals(session: Session) -> Iterator[dict[str, Any]]:
+    """The session's deals in order, read a chunk at a time as plain rows (model instances
+    with their related objects form reference cycles, which only the cyclic garbage
+    collector would free: memory would grow with the group)."""
+    rows = (
+        session.deals.order_by("number")
+        .values_list(*_DEAL_FIELDS)
+        .iterator(chunk_size=DEALS_PER_CHUNK)
+    )
+    while chunk := list(islice(rows, DEALS_PER_CHUNK)):
+        revisions: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        earlier = (
+            DealRevision.objects.filter(deal_id__in=[row[0] for row in chunk])
+            .order_by("deal_id", "version")
+            .values_list("deal_id", *_REVISION_FIELDS)
+        )
+        for deal_id, *revision in earlier:
+            revisions[deal_id].append(dict(zip(_REVISION_KEYS, revision, strict=True)))
+        for pk, *values in chunk:
+            deal = dict(zip(_DEAL_KEYS, values, strict=True))
+            deal["created_at"] = _when(deal["created_at"])
+            deal["revisions"] = [
+                {**revision, "changed_at": _when(revision["changed_at"])}
+                for revision in revisions[pk]
+                # Read after the deal: an edit made in between is not half exported.
+                if revision["version"] < deal["version"]
+            ]
+            yield deal
+
+
+_DEAL_KEYS = (
+    "number",
+    "status",
+    "version",
+    "idempotency_key",
+    "request",
+    "rules",
+    "result",
+    "created_by",
+    "created_at",
+)
+_DEAL_FIELDS = ("pk", *_DEAL_KEYS[:-2], "created_by__username", "created_at")
+_REVISION_KEYS = ("version", "action", "reason", "request", "result", "changed_by", "changed_at")
+_REVISION_FIELDS = (*_REVISION_KEYS[:-2], "changed_by__username", "changed_at")
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+class Restored(NamedTuple):
+    """What an import stored."""
+
+    players: int
+    sessions: int
+    deals: int
 
 
 def import_group(data: Mapping[str, Any], into_group: Group, by: User) -> Group:
     """Rebuild an exported group into ``into_group``, which must be empty (owners only).
 
     Empty means no players and no sessions; the group's settings and rule-set versions are
-    replaced by the file's (its name is kept). Every active deal is re-scored by the engine
-    under its stored rules and must give the stored result, or nothing is imported; its
-    ledger rows are written from that result. Usernames are matched to the group's
-    members (a player's user, who created or changed what); others become unknown.
-    Timestamps of creation are not restored.
+    replaced by the file's (its name is kept). A value the services would refuse, or a deal
+    whose request does not give its stored result under its rules, refuses the whole file
+    (``ImportRefused`` naming the path of the culprit) and nothing is stored. Usernames are
+    matched to the group's members (a player's user, who created or changed what); others
+    become unknown. Timestamps of creation are not restored.
     """
-    if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
-        raise ImportRefused(f"format: not a {EXPORT_FORMAT} export", "format")
     with transaction.atomic():
-        require_owner(by, into_group)
-        group = Group.objects.select_for_update().get(pk=into_group.pk)
-        if group.players.exists() or group.sessions.exists():
-            raise ImportRefused(f"{group.name} is not empty: import only into a new group")
-        try:
-            _import(data, group)
-        except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
-            raise ImportRefused(f"malformed export: {type(exc).__name__}: {exc}") from None
+        group = lock_empty(into_group, by)
+        restore(data, group)
     return group
 
 
-def _import(data: Mapping[str, Any], group: Group) -> None:
+def lock_empty(group: Group, by: User) -> Group:
+    """The group locked for an import by ``by``, who must own it; it must be empty."""
+    require_owner(by, group)
+    locked = Group.objects.select_for_update().get(pk=group.pk)
+    if locked.players.exists() or locked.sessions.exists():
+        raise ImportRefused(f"{locked.name} is not empty: import only into a new group")
+    return locked
+
+
+def restore(data: Any, group: Group) -> Restored:
+    """Check and write the file's history into a locked, empty group (in a transaction)."""
+    document = read.document(data, EXPORT_FORMAT)
+    currency, unit_value = read.settings(document)
+    read.members(document)
+    versions = read.rule_sets(document)
+    players = read.players(document)
+    stakes = read.stakes(document, [p.name for p in players])
+    sessions = required(document, "sessions", "")
+
     users = {
         m.user.get_username(): m.user
         for m in Membership.objects.filter(group=group).select_related("user")
@@ -175,22 +285,19 @@ def _import(data: Mapping[str, Any], group: Group) -> None:
     def user(name: str | None) -> User | None:
         return None if name is None else users.get(name)
 
-    settings = data["group"]
-    group.currency = settings["currency"]
-    group.unit_value = Decimal(settings["unit_value"])
+    group.currency, group.unit_value = currency, unit_value
     group.save(update_fields=["currency", "unit_value"])
-
     group.pair_stakes.all().delete()
     group.rule_sets.all().delete()
     rule_sets = {
-        entry["version"]: RuleSet.objects.create(
+        row.version: RuleSet.objects.create(
             group=group,
-            version=entry["version"],
-            spec=entry["spec"],
-            rules=entry["rules"],
-            created_by=user(entry.get("created_by")),
+            version=row.version,
+            spec=row.spec,
+            rules=row.rules.to_mapping(),
+            created_by=user(row.created_by),
         )
-        for entry in data["rule_sets"]
+        for row in versions.values()
     }
     linked: set[str] = set()  # a user plays as one player of a group, the file's first
 
@@ -200,104 +307,105 @@ def _import(data: Mapping[str, Any], group: Group) -> None:
         linked.add(name)
         return user(name)
 
-    players = {
-        entry["name"]: Player.objects.create(
-            group=group, name=entry["name"], user=link(entry.get("user"))
-        )
-        for entry in data["players"]
+    by_name = {
+        row.name: Player.objects.create(group=group, name=row.name, user=link(row.user))
+        for row in players
     }
-    for entry in data["stakes"]:
-        a, b = sorted((players[name] for name in entry["players"]), key=lambda p: p.pk)
-        PairStake.objects.create(
-            group=group, player_a=a, player_b=b, multiplier=Decimal(entry["multiplier"])
-        )
-    for entry in data["sessions"]:
-        _import_session(entry, group, rule_sets, players, user)
+    for stake in stakes:
+        a, b = sorted((by_name[name] for name in stake.players), key=lambda p: p.pk)
+        PairStake.objects.create(group=group, player_a=a, player_b=b, multiplier=stake.multiplier)
+    count = deals = 0
+    for path, entry in items(sessions, "sessions"):
+        head = read.session(entry, path, versions, by_name)
+        deals += _restore_session(head, group, rule_sets, by_name, user)
+        count += 1
+    return Restored(len(by_name), count, deals)
 
 
-def _import_session(
-    entry: Mapping[str, Any],
+def _restore_session(
+    head: read.SessionHead,
     group: Group,
     rule_sets: Mapping[int, RuleSet],
     players: Mapping[str, Player],
-    user: Any,
-) -> None:
-    target = entry.get("target_score")
-    closed_at = entry.get("closed_at")
+    user: Callable[[str | None], User | None],
+) -> int:
+    """Write one session, its seats and its deals; the number of deals."""
+    rules = head.rules.to_mapping()
     session = Session.objects.create(
         group=group,
-        game=entry["game"],
-        date=datetime.date.fromisoformat(entry["date"]),
-        place=entry.get("place", ""),
-        notes=entry.get("notes", ""),
-        status=entry["status"],
-        rule_set=rule_sets[entry["rule_set"]],
-        rules_override=entry.get("rules_override"),
-        rules=entry["rules"],
-        target_score=None if target is None else Decimal(target),
-        created_by=user(entry.get("created_by")),
-        closed_by=user(entry.get("closed_by")),
-        closed_at=None if closed_at is None else datetime.datetime.fromisoformat(closed_at),
-        last_deal_number=max((d["number"] for d in entry["deals"]), default=0),
+        game=head.game,
+        date=head.date,
+        place=head.place,
+        notes=head.notes,
+        status=head.status,
+        rule_set=rule_sets[head.rule_set],
+        rules_override=head.rules_override,
+        rules=rules,
+        target_score=head.target_score,
+        created_by=user(head.created_by),
+        closed_by=user(head.closed_by),
+        closed_at=head.closed_at,
     )
-    seat_players = entry.get("seated_players", entry["seats"])
-    seated = {
-        name: players[player_name]
-        for name, player_name in zip(entry["seats"], seat_players, strict=True)
-    }
     SessionSeat.objects.bulk_create(
-        SessionSeat(session=session, player=player, seat=k, name=name)
-        for k, (name, player) in enumerate(seated.items(), start=1)
+        SessionSeat(session=session, player=players[player], seat=k, name=seat)
+        for k, (seat, player) in enumerate(head.seats.items(), start=1)
     )
-    seat_ids = {name: player.pk for name, player in seated.items()}
-    deals = []
-    for d in entry["deals"]:
-        if d["status"] == Deal.Status.ACTIVE:
-            try:
-                rescored = score_request({"rules": d["rules"], **d["request"]})
-            except ScoreError as exc:
-                raise ImportRefused(
-                    f"session of {entry['date']}, deal {d['number']}: {exc.message}"
-                ) from None
-            if rescored != d["result"]:
-                raise ImportRefused(
-                    f"session of {entry['date']}, deal {d['number']}: re-scored under its "
-                    "rules, it does not give its stored result"
-                )
-        deals.append(
-            Deal(
-                session=session,
-                number=d["number"],
-                request=d["request"],
-                rules=d["rules"],
-                result=d["result"],
-                tally=tally(d["result"]),
-                status=d["status"],
-                version=d["version"],
-                idempotency_key=d.get("idempotency_key"),
-                created_by=user(d.get("created_by")),
-            )
+    seat_ids = {seat: players[player].pk for seat, player in head.seats.items()}
+    batch: list[read.DealRow] = []
+    count = 0
+    for row in read.deals(head, seat_ids):
+        batch.append(row)
+        count += 1
+        if len(batch) == DEALS_PER_CHUNK:
+            _write_deals(session, batch, rules, user)
+            batch = []
+    _write_deals(session, batch, rules, user)
+    Session.objects.filter(pk=session.pk).update(last_deal_number=count)
+    return count
+
+
+def _write_deals(
+    session: Session,
+    rows: Sequence[read.DealRow],
+    rules: Mapping[str, Any],
+    user: Callable[[str | None], User | None],
+) -> None:
+    for row in rows:
+        deal = row.deal
+        deal.session = session
+        deal.number, deal.status, deal.version = row.number, row.status, row.version
+        deal.request, deal.rules, deal.result = row.request, rules, row.result
+        deal.tally = tally(row.result)
+        deal.idempotency_key = row.idempotency_key
+        deal.created_by = user(row.created_by)
+    if rows:
+        # PostgreSQL: Django inserts many rows at once through UNNEST of one array per
+        # column, and psycopg writes an array of JSON values slowly (each quote escaped by
+        # a regular expression: some 3 ms a deal). A value given as an expression makes it
+        # insert a plain VALUES list instead.
+        rows[0].deal.version = Value(rows[0].version)
+    deals = Deal.objects.bulk_create(row.deal for row in rows)
+    if rows:
+        rows[0].deal.version = rows[0].version
+    if any(deal.pk is None for deal in deals):  # a backend without RETURNING
+        ids = dict(
+            session.deals.filter(number__in=[d.number for d in deals]).values_list("number", "pk")
         )
-    created = {deal.number: deal for deal in Deal.objects.bulk_create(deals)}
-    if any(deal.pk is None for deal in created.values()):  # a backend without RETURNING
-        created = {deal.number: deal for deal in session.deals.all()}
-    ledger: list[LedgerEntry] = []
-    revisions: list[DealRevision] = []
-    for d in entry["deals"]:
-        deal = created[d["number"]]
-        if deal.status == Deal.Status.ACTIVE:
-            ledger.extend(ledger_entries(deal, deal.result, seat_ids))
-        revisions.extend(
-            DealRevision(
-                deal=deal,
-                version=r["version"],
-                request=r["request"],
-                result=r["result"],
-                action=r["action"],
-                reason=r.get("reason", ""),
-                changed_by=user(r.get("changed_by")),
-            )
-            for r in d.get("revisions", ())
+        for deal in deals:
+            deal.pk = ids[deal.number]
+    # The ledger rows were made with their deals before these were saved: each takes its
+    # deal's id now.
+    LedgerEntry.objects.bulk_create(entry for row in rows for entry in row.ledger)
+    DealRevision.objects.bulk_create(
+        DealRevision(
+            deal=row.deal,
+            version=r.version,
+            request=r.request,
+            result=r.result,
+            action=r.action,
+            reason=r.reason,
+            changed_by=user(r.changed_by),
         )
-    LedgerEntry.objects.bulk_create(ledger)
-    DealRevision.objects.bulk_create(revisions)
+        for row in rows
+        for r in row.revisions
+    )

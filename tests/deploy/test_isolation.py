@@ -23,6 +23,7 @@ from games.models import (
     DeviceToken,
     Document,
     Group,
+    ImportJob,
     LedgerEntry,
     Membership,
     PairStake,
@@ -46,6 +47,7 @@ MODELS = (
     DealRevision,
     LedgerEntry,
     Document,
+    ImportJob,
 )
 
 
@@ -78,6 +80,7 @@ def night(
     recorded = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
     sheet, _ = documents.request_document(session, Document.Kind.SHEET, alice)
     token, _ = DeviceToken.issue(alice, "Alice's phone")
+    imported = ImportJob.objects.create(group=group, requested_by=alice, status="failed")
     return {
         "group": group,
         "session": session,
@@ -88,6 +91,7 @@ def night(
         "deal": recorded,
         "document": sheet,
         "device": token,
+        "import": imported,
     }
 
 
@@ -100,7 +104,7 @@ def ids_for(name: str, keywords: frozenset[str], night: dict[str, Any]) -> dict[
     ids["number"] = night["deal"].number
     ids["version"] = night["rules"].version
     if "pk" in keywords:
-        kinds = ("group", "session", "member", "player", "stake", "document", "device")
+        kinds = ("group", "session", "member", "player", "stake", "document", "device", "import")
         objects = {k: night[k] for k in kinds}
         assert kind in objects, f"{name}: which object does its pk name? add it to ids_for()"
         ids["pk"] = objects[kind].pk
@@ -133,6 +137,8 @@ def snapshot() -> dict[str, list[Any]]:
 
 def answer(client: APIClient, method: str, url: str, body: dict[str, Any]) -> tuple[int, Any]:
     response = getattr(client, method)(url, body if method != "get" else None, format="json")
+    if response.streaming:  # the export
+        return response.status_code, b"".join(response.streaming_content)
     return response.status_code, response.content
 
 

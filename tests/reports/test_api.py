@@ -3,6 +3,8 @@ text and CSV, and who may see what."""
 
 import csv
 import io
+import json
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -122,24 +124,25 @@ def test_standings(night: Session, next_night: Session, group: Group, bob_user: 
 def test_export_then_import_into_an_empty_group(
     night: Session, group: Group, ann_user: User, bob_user: User
 ) -> None:
-    exported = client_for(bob_user).get(f"{API}/groups/{group.pk}/export/")
-    assert exported.status_code == 200
-    assert exported["Content-Disposition"] == f'attachment; filename="group-{group.pk}.json"'
+    response: Any = client_for(bob_user).get(f"{API}/groups/{group.pk}/export/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="group-{group.pk}.json"'
+    exported = json.loads(b"".join(response.streaming_content))
     empty = services.create_group(ann_user, "Restored", "EUR", 1, "standard")
     services.add_member(empty, bob_user, "member", by=ann_user)
     url = f"{API}/groups/{empty.pk}/import/"
 
-    refused = client_for(bob_user).post(url, exported.json(), format="json")
+    refused = client_for(bob_user).post(url, exported, format="json")
     assert refused.status_code == 403  # members may not: only owners
 
-    response = client_for(ann_user).post(url, exported.json(), format="json")
+    response = client_for(ann_user).post(url, exported, format="json")
     assert response.status_code == 201
     assert response.json() == {"group": empty.pk, "players": 4, "sessions": 1, "deals": 12}
     restored = empty.sessions.get()
     summary = client_for(bob_user).get(f"{API}/sessions/{restored.pk}/summary/").json()
     assert summary["players"][0]["units"] == "7.5"
 
-    again = client_for(ann_user).post(url, exported.json(), format="json")
+    again = client_for(ann_user).post(url, exported, format="json")
     assert again.status_code == 400
     assert "not empty" in again.json()["error"]
     assert client_for(ann_user).post(url, [1, 2], format="json").status_code == 400

@@ -10,20 +10,13 @@ lands this test is an expected failure, and strict, so that the fix makes the su
 
 import json
 
-import pytest
 from django.contrib.auth.models import User
 
 from games import reports, services
-from games.errors import ImportRefused
 from games.models import Session
 from tests.services.hands import deal
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ImportRefused,
-    reason="games/services/transfer.py re-scores the stored request with its sat_out entries",
-)
 def test_a_deal_someone_sat_out_survives_export_and_import(
     session: Session, ann_user: User, bob_user: User
 ) -> None:
