@@ -12,12 +12,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games.engine import Rules, score_request
+from games.engine import Rules
 from games.engine.games import GAMES
 from games.engine.tally import tally
 from games.models import Deal, DealRevision, Group, Session
 from games.reports.audit import Audit
 from games.services import checks
+from games.sitting_out import score_playing
 
 
 def clean_text(value: str, max_length: int | None = None) -> bool:
@@ -83,7 +84,7 @@ def assert_deal(deal: Deal, session: Session, seats: object) -> None:
     assert deal.status in Deal.Status.values
     assert deal.rules == session.rules
     assert set(deal.request) <= {"players", "stakes"}
-    assert score_request({"rules": deal.rules, **deal.request}) == deal.result
+    assert score_playing({"rules": deal.rules, **deal.request}) == deal.result
     assert deal.tally == tally(deal.result)
     assert deal.idempotency_key is None or 0 < len(deal.idempotency_key) <= 100
     revisions = list(deal.revisions.order_by("version"))
@@ -92,7 +93,7 @@ def assert_deal(deal: Deal, session: Session, seats: object) -> None:
         assert revision.action in DealRevision.Action.values
         void = revision.action == DealRevision.Action.VOID
         assert not void or k == len(revisions) - 1
-        assert score_request({"rules": deal.rules, **revision.request}) == revision.result
+        assert score_playing({"rules": deal.rules, **revision.request}) == revision.result
         assert clean_text(revision.reason)
     voided = bool(revisions) and revisions[-1].action == DealRevision.Action.VOID
     assert voided == (deal.status == Deal.Status.VOID)

@@ -100,14 +100,23 @@ def exported(
     ofc = services.start_session(
         group, [players["Ann"], players["Bob"], players["Cy"]], ann_user, rules_override="ofc"
     )
-    services.record_deal(ofc, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], ann_user)
-    services.record_deal(ofc, [{"name": "Ann", **PLAIN}, {"name": "Bob", **QUEENS}], ann_user)
+    cy_out = {"name": "Cy", "sat_out": True}
+    services.record_deal(
+        ofc, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}, cy_out], ann_user
+    )
+    services.record_deal(
+        ofc, [{"name": "Ann", **PLAIN}, {"name": "Bob", **QUEENS}, cy_out], ann_user
+    )
     big_two = services.start_session(
         group, [players["Bob"], players["Cy"], players["Di"]], ann_user, game="big-two"
     )
     services.record_deal(
         big_two,
-        [{"name": "Bob", "cards_left": 0}, {"name": "Cy", "cards": "3c 4d 9h"}],
+        [
+            {"name": "Bob", "cards_left": 0},
+            {"name": "Cy", "cards": "3c 4d 9h"},
+            {"name": "Di", "sat_out": True},
+        ],
         ann_user,
     )
     services.close_session(big_two, ann_user)
