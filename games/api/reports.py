@@ -16,6 +16,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -30,6 +31,7 @@ from games.api.limits import OWN_BODY_LIMIT
 from games.errors import ServiceError, error_body
 from games.models import Deal, Group, ImportJob, Session
 from games.services import imports, transfer
+from games.services.names import file_part
 
 
 class CSVRenderer(BaseRenderer):
@@ -123,10 +125,10 @@ def group_ledger(request: Request, pk: int) -> Response:
         "date_to": query.get("date_to"),
     }
     if request.accepted_renderer.format == CSVRenderer.format:
-        filename = f"ledger-{group.pk}-{player.name}.csv".replace('"', "")
+        filename = f"ledger-{group.pk}-{file_part(player.name)}.csv"
         return Response(
             reports.opponent_ledger_csv(group, player, **options),
-            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+            headers={"Content-Disposition": content_disposition_header(True, filename)},
         )
     return Response(reports.jsonable(reports.opponent_ledger(group, player, **options)))
 

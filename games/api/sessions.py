@@ -27,6 +27,7 @@ from games.api.groups import current_user, member_groups, validated
 from games.errors import ServiceError
 from games.models import Deal, DealRevision, Player, Session, SessionSeat
 from games.permissions import remember_role
+from games.services.names import same_as
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -106,6 +107,8 @@ class SessionViewSet(
 
 def seat_player(players: QuerySet[Player], name: str, k: int) -> Player:
     player = players.filter(name=name).first()
+    if player is None:  # typed in another case or width: the same name
+        player = next((p for p in players if same_as(name, [p.name])), None)
     if player is None:
         raise ServiceError(
             f"players[{k}]: no player of the group is named {name!r}", f"players[{k}]"

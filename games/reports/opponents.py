@@ -11,6 +11,7 @@ import datetime
 import functools
 import io
 import json
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -159,7 +160,22 @@ def opponent_ledger_csv(
     writer.writerow(LEDGER_CSV_HEADER)
     for opponent in report["opponents"]:
         for deal in opponent["deals"]:
-            writer.writerow(
-                [player.name, opponent["name"]] + [deal[key] for key in LEDGER_CSV_HEADER[2:]]
-            )
+            row = [player.name, opponent["name"]] + [deal[key] for key in LEDGER_CSV_HEADER[2:]]
+            writer.writerow([spreadsheet_safe(value) for value in row])
     return out.getvalue()
+
+
+# A spreadsheet reads a cell that starts with one of these as a formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A CSV cell no spreadsheet runs: text that would start a formula gets a leading
+    apostrophe (shown as text, never evaluated); numbers, signed ones included, stay
+    numbers."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+        return value
+    if _NUMBER.fullmatch(value):
+        return value
+    return "'" + value

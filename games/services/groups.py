@@ -14,7 +14,9 @@ from games.engine import Rules
 from games.errors import HasHistory, ServiceError
 from games.models import Deal, Group, Membership, RuleSet
 from games.permissions import require_owner
-from games.services import checks
+from games.services import checks, names
+
+NAME_LENGTH = Group._meta.get_field("name").max_length or 100
 
 
 def create_group(
@@ -26,12 +28,11 @@ def create_group(
 ) -> Group:
     """A new group owned by ``owner``, with its rules as version 1 (RuleError if invalid)."""
     rules = Rules.from_mapping(preset_spec)
-    if not name.strip():
-        raise ServiceError("name: a group needs a name", "name")
+    name = names.clean(name, max_length=NAME_LENGTH, what="a group")
     code = checks.currency(currency)
     value = checks.amount(unit_value, "unit_value")
     with transaction.atomic():
-        group = Group.objects.create(name=name.strip(), currency=code, unit_value=value)
+        group = Group.objects.create(name=name, currency=code, unit_value=value)
         Membership.objects.create(user=owner, group=group, role=Membership.Role.OWNER)
         RuleSet.objects.create(
             group=group, version=1, spec=preset_spec, rules=rules.to_mapping(), created_by=owner
@@ -64,9 +65,7 @@ def update_group(
     """
     changes: dict[str, Any] = {}
     if name is not None:
-        if not name.strip():
-            raise ServiceError("name: a group needs a name", "name")
-        changes["name"] = name.strip()
+        changes["name"] = names.clean(name, max_length=NAME_LENGTH, what="a group")
     if currency is not None:
         changes["currency"] = checks.currency(currency)
     if unit_value is not None:

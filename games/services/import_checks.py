@@ -49,6 +49,7 @@ from games.services.import_values import (
     username,
     whole,
 )
+from games.services.names import same_as
 
 
 class RuleSetRow(NamedTuple):
@@ -118,8 +119,9 @@ def players(data: Mapping[str, Any]) -> list[PlayerRow]:
     for path, entry in items(required(data, "players", ""), "players"):
         entry = mapping(entry, path)
         called = name(required(entry, "name", path), at(path, "name"), limit(Player, "name"))
-        if called in out:
-            refuse(at(path, "name"), f"there is already a player named {called!r}")
+        clash = same_as(called, out)
+        if clash is not None:
+            refuse(at(path, "name"), f"there is already a player named {clash!r}")
         out[called] = PlayerRow(called, username(entry.get("user"), at(path, "user")))
     return list(out.values())
 
@@ -203,7 +205,9 @@ def session(
         path=path,
         game=game,
         date=date(required(entry, "date", path), at(path, "date")),
-        place=text(entry.get("place", ""), at(path, "place"), max_length=limit(Session, "place")),
+        place=name(
+            entry.get("place", ""), at(path, "place"), limit(Session, "place"), required=False
+        ),
         notes=text(entry.get("notes", ""), at(path, "notes")),
         status=status,
         rule_set=version,
@@ -225,7 +229,7 @@ def _seats(entry: Mapping[str, Any], path: str, names: Collection[str]) -> dict[
     called: list[str] = []
     for seat_path, seat in items(seats, at(path, "seats")):
         seat = name(seat, seat_path, limit(SessionSeat, "name"))
-        if seat in called:
+        if same_as(seat, called) is not None:
             refuse(seat_path, f"two seats named {seat!r}")
         called.append(seat)
     whose = entry.get("seated_players", seats)

@@ -24,7 +24,7 @@ from games.engine import Rules, ScoreError
 from games.errors import ImportRefused, ServiceError
 from games.lazyjson import LazyArray
 from games.models import Deal, LedgerEntry
-from games.services import checks
+from games.services import checks, names
 from games.services.deals import ledger_entries
 from games.sitting_out import score_playing
 
@@ -87,13 +87,20 @@ def limit(model: type[models.Model], name: str) -> int:
     return field.max_length
 
 
-def name(value: Any, path: str, max_length: int) -> str:
-    """A player's or a seat's name, as ``add_player`` would store it."""
+def name(value: Any, path: str, max_length: int, *, required: bool = True) -> str:
+    """A player's or a seat's name (or a place: ``required=False``), as the services store
+    it: ``games.services.names`` says how."""
     value = text(value, path, max_length=max_length)
-    if not value.strip():
-        refuse(path, "a player needs a name")
-    if value != value.strip():
-        refuse(path, f"no spaces at either end of a name: {value!r}")
+    try:
+        stored = names.clean(value, path, max_length=max_length, required=required)
+    except ServiceError as error:
+        refuse(path, str(error).removeprefix(f"{path}: "))
+    if stored != value:
+        if value != value.strip():
+            refuse(path, f"no spaces at either end of a name: {value!r}")
+        if " ".join(value.split()) != value:
+            refuse(path, f"one space between words in a name: {value!r}")
+        refuse(path, f"{value!r} is not written as a name is stored (NFKC): {stored!r}")
     return value
 
 

@@ -11,21 +11,32 @@ from django.db import transaction
 from games.errors import HasHistory, ServiceError
 from games.models import Group, PairStake, Player
 from games.permissions import require_member, require_owner
+from games.services import names
 from games.services.checks import amount
+
+NAME_LENGTH = Player._meta.get_field("name").max_length or 50
 
 
 def add_player(group: Group, name: str, by: User, user: User | None = None) -> Player:
     """A player of the group: any member may add one (guests turn up at the table)."""
-    name = name.strip()
-    if not name:
-        raise ServiceError("name: a player needs a name", "name")
+    name = names.clean(name, max_length=NAME_LENGTH)
     with transaction.atomic():
         require_member(by, group)
-        if group.players.filter(name=name).exists():
-            raise ServiceError(f"{group.name} already has a player named {name!r}", "name")
+        # The group row is locked so that two players added at once cannot both take a name.
+        Group.objects.select_for_update().filter(pk=group.pk).first()
+        _check_name_free(group, name)
         if user is not None:
             _check_not_linked(group, user)
         return Player.objects.create(group=group, name=name, user=user)
+
+
+def _check_name_free(group: Group, name: str, *, but: Player | None = None) -> None:
+    """Names are unique in a group after normalising and case-folding."""
+    taken = group.players.all() if but is None else group.players.exclude(pk=but.pk)
+    clash = names.same_as(name, taken.values_list("name", flat=True))
+    if clash is not None:
+        same = "" if clash == name else f" ({name!r} is the same name)"
+        raise ServiceError(f"{group.name} already has a player named {clash!r}{same}", "name")
 
 
 def _check_not_linked(group: Group, user: User, *, but: Player | None = None) -> None:
@@ -55,16 +66,16 @@ def update_player(
     """
     changes: dict[str, Any] = {}
     if name is not None:
-        name = name.strip()
-        if not name:
-            raise ServiceError("name: a player needs a name", "name")
+        name = names.clean(name, max_length=NAME_LENGTH)
         changes["name"] = name
     with transaction.atomic():
         group = player.group
         require_owner(by, group)
+        if name is not None:  # the group first, as add_player locks it
+            Group.objects.select_for_update().filter(pk=group.pk).first()
         locked = Player.objects.select_for_update().get(pk=player.pk)
-        if name is not None and group.players.filter(name=name).exclude(pk=locked.pk).exists():
-            raise ServiceError(f"{group.name} already has a player named {name!r}", "name")
+        if name is not None:
+            _check_name_free(group, name, but=locked)
         if user is not _UNCHANGED:
             if user is not None and not group.memberships.filter(user_id=user.pk).exists():
                 raise ServiceError(

@@ -22,6 +22,9 @@ from games.errors import HasHistory, ServiceError, SessionClosed
 from games.models import Deal, Group, Player, RuleSet, Session, SessionSeat
 from games.permissions import require_member
 from games.reports.ledger import balances
+from games.services.names import clean as clean_name
+
+PLACE_LENGTH = Session._meta.get_field("place").max_length or 100
 
 
 def start_session(
@@ -44,6 +47,7 @@ def start_session(
     group's rules are for another game. ``target_score`` (Big Two) ends the session when a
     player's loss reaches it.
     """
+    place = clean_name(place, "place", max_length=PLACE_LENGTH, required=False)
     if not 2 <= len(players) <= 4:
         raise ServiceError(
             f"players: a session seats 2 to 4 players, got {len(players)}", "players"
@@ -120,6 +124,8 @@ def update_session(
     notes: str | None = None,
 ) -> Session:
     """Members correct an open session's date, place or notes; its seats and rules stay."""
+    if place is not None:
+        place = clean_name(place, "place", max_length=PLACE_LENGTH, required=False)
     changes: dict[str, Any] = {"date": date, "place": place, "notes": notes}
     changes = {field: value for field, value in changes.items() if value is not None}
     with transaction.atomic():

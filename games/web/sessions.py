@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import reports, services
@@ -31,6 +32,7 @@ from games.present import (
     signed,
     units,
 )
+from games.services.names import file_part
 from games.web.common import group_for, seat_names, session_for, session_rules, user_of
 
 
@@ -335,6 +337,6 @@ def ledger_csv(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     seat = get_object_or_404(session.seats.select_related("player"), player_id=player_pk)
     text = reports.opponent_ledger_csv(session.group, seat.player, session=session)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    filename = f"session-{session.pk}-{seat.name}.csv".replace(" ", "_").replace('"', "")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    filename = f"session-{session.pk}-{file_part(seat.name)}.csv"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
