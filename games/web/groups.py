@@ -92,11 +92,11 @@ def group_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         name = request.POST.get("name", "")
         try:
-            services.add_player(group, name, by=user_of(request))
+            player = services.add_player(group, name, by=user_of(request))
         except services.ServiceError as error:
             context.update(player_error=error.message, player_name=name)
             return render(request, "web/group_detail.html", context, status=400)
-        messages.success(request, f"{name.strip()} joined the table.")
+        messages.success(request, f"{player.name} joined the table.")
         return redirect("web:group", pk=group.pk)
     return render(request, "web/group_detail.html", context)
 

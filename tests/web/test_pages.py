@@ -512,3 +512,18 @@ def test_the_scoreboard_shows_how_the_last_deal_could_have_been_set(
     summary = as_bob.get(f"/sessions/{session.pk}/summary/").content.decode()
     assert "1 of 1 deal reviewed" in summary
     assert f'<td class="num">{bob["units_missed"]}</td></tr>' in summary
+
+
+def test_the_add_player_form_stores_a_clean_name_and_refuses_a_look_alike(
+    group: Group, session: Session, as_bob: Client
+) -> None:
+    added = as_bob.post(f"/groups/{group.pk}/", {"name": "\uff25ve  Lee"}, follow=True)
+    assert added.status_code == 200 and group.players.filter(name="Eve Lee").exists()
+    assert "Eve Lee joined the table." in added.content.decode()
+    twin = as_bob.post(f"/groups/{group.pk}/", {"name": "eve lee"})
+    assert twin.status_code == 400
+    assert "already has a player named &#x27;Eve Lee&#x27;" in twin.content.decode()
+    assert 'value="eve lee"' in twin.content.decode()  # what was typed stays in the field
+    hidden = as_bob.post(f"/groups/{group.pk}/", {"name": "\u200b"})
+    assert hidden.status_code == 400
+    assert "U+200B ZERO WIDTH SPACE" in hidden.content.decode()
