@@ -12,7 +12,18 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db.models import Case, DecimalField, F, QuerySet, Sum, Value, When
+from django.db.models import (
+    Case,
+    DecimalField,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    Max,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
 from games.models import LedgerEntry, Session
@@ -102,14 +113,10 @@ def pair_matrix(session: Session, pairs: PairSums | None = None) -> dict[str, di
     return matrix
 
 
-def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decimal]]]:
-    """After each active deal, in deal order: its number and every seated player's
-    cumulative ``field`` ("units" or "money"), in seat order.
-
-    The database sums each deal's rows into one row per deal, a column per player.
-    """
+def _player_columns(session: Session, field: str) -> dict[str, Sum]:
+    """A ``Sum`` per seated player (``p<id>``) of ``field`` won by that player, seat order."""
     amount = DecimalField(max_digits=14, decimal_places=4)
-    columns = {
+    return {
         f"p{pk}": Sum(
             Case(
                 When(player_a_id=pk, then=F(field)),
@@ -120,6 +127,15 @@ def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decim
         )
         for pk in session.seat_names()
     }
+
+
+def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decimal]]]:
+    """After each active deal, in deal order: its number and every seated player's
+    cumulative ``field`` ("units" or "money"), in seat order.
+
+    The database sums each deal's rows into one row per deal, a column per player.
+    """
+    columns = _player_columns(session, field)
     rows = (
         session_ledger(session)
         .values("deal__number")
@@ -131,6 +147,35 @@ def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decim
     for number, *deltas in rows:
         totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
         yield number, totals
+
+
+def running_points(session: Session, points: int) -> tuple[int, list[tuple[int, list[Decimal]]]]:
+    """At most ``points`` of the running units, for a chart of a session of any length.
+
+    The deals are cut into runs of ``step`` consecutive numbers (1 while the session has
+    at most ``points`` deals); the database sums each run's ledger rows into one row, so
+    the answer costs the same for ten deals or fifty thousand. Each point is the last
+    active deal number of its run and every seated player's cumulative units after it, in
+    seat order. Answers ``(step, points)``.
+    """
+    last = session.last_deal_number
+    step = max(1, -(-last // points))
+    columns = _player_columns(session, "units")
+    run = ExpressionWrapper((F("deal__number") - 1) / step, output_field=IntegerField())
+    rows = (
+        session_ledger(session)
+        .annotate(run=run)
+        .values("run")
+        .annotate(upto=Max("deal__number"), **columns)
+        .order_by("run")
+        .values_list("upto", *columns)
+    )
+    totals = [ZERO] * len(columns)
+    out = []
+    for number, *deltas in rows:
+        totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
+        out.append((number, totals))
+    return step, out
 
 
 def running_totals(session: Session) -> list[RunningTotal]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -16,22 +15,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import reports, services
-from games.engine import Rules, ScoreError
-from games.engine.cards import parse_cards
-from games.engine.games import GAMES, player_hands
+from games.engine import ScoreError
 from games.engine.rules import PRESETS
-from games.models import Deal, Membership, Session
+from games.models import Session
 from games.present import (
     GAME_NAMES,
-    capitalised,
-    card_faces,
     game_name,
     money_in,
-    natural_name,
     signed,
     units,
 )
-from games.web.common import group_for, seat_names, session_for, session_rules, user_of
+from games.web.common import group_for, session_for, session_rules, user_of
 
 
 @login_required
@@ -91,157 +85,6 @@ def session_new(request: HttpRequest, pk: int) -> HttpResponse:
         "role": role,
     }
     return render(request, "web/session_new.html", context, status=400 if errors else 200)
-
-
-def _deal_rows(session: Session, names: Sequence[str], rules: Rules) -> list[dict[str, Any]]:
-    """Every deal with each seat's units and marks, its revisions, newest first."""
-    rows = []
-    deals = session.deals.prefetch_related("revisions__changed_by").order_by("-number")
-    for deal in deals:
-        result_players = {p["name"]: p for p in deal.result["players"]}
-        cells = []
-        for name in names:
-            p = result_players.get(name)
-            if p is None:
-                cells.append({"units": "", "note": "sat out"})
-                continue
-            naturals = [hand["natural"] for hand in player_hands(p) if hand.get("natural")]
-            note = ""
-            if p.get("fouled"):
-                note = "foul"
-            elif p.get("surrendered"):
-                note = "surrender"
-            elif naturals:
-                note = ", ".join(capitalised(natural_name(n, rules)) for n in naturals)
-            elif "cards_left" in p:
-                note = f"{p['cards_left']} left"
-            cells.append({"units": signed(Decimal(p["units"])), "note": note})
-        revisions = [
-            {
-                "version": rev.version,
-                "action": rev.action,
-                "reason": rev.reason,
-                "by": rev.changed_by.get_username() if rev.changed_by else "",
-                "at": rev.changed_at,
-                "units": ", ".join(
-                    f"{p['name']} {signed(Decimal(p['units']))}" for p in rev.result["players"]
-                ),
-            }
-            for rev in deal.revisions.all()
-        ]
-        rows.append({"deal": deal, "cells": cells, "revisions": revisions})
-    return rows
-
-
-PAIR_KINDS = {
-    "rows": "",
-    "foul": "foul",
-    "surrender": "surrender",
-    "natural": "natural",
-    "cards": "cards left",
-    "none": "",
-}
-
-
-def _last_pairs(session: Session, names: Sequence[str]) -> tuple[Deal | None, list[dict[str, str]]]:
-    """The last active deal pair by pair, each told from the winner's side, in seat order."""
-    deal = session.deals.filter(status=Deal.Status.ACTIVE).order_by("-number").first()
-    if deal is None:
-        return None, []
-    seat = {name: k for k, name in enumerate(names)}
-    pairs = []
-    for pair in deal.result["pairs"]:
-        a, b = sorted(pair["players"], key=lambda name: seat.get(name, 0))
-        won = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
-        detail = PAIR_KINDS.get(pair.get("kind", ""), "")
-        if pair.get("scoop"):
-            detail = "scoop"
-        if won < 0:
-            text = f"{b} wins {units(-won)} from {a}"
-        elif won > 0:
-            text = f"{a} wins {units(won)} from {b}"
-        else:
-            text = f"{a} and {b} are even"
-        pairs.append({"a": a, "b": b, "text": text, "units": signed(won), "detail": detail})
-    return deal, pairs
-
-
-def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
-    """How each player of the deal could have set their cards, for the page (its review)."""
-    if deal is None:
-        return None
-    review = deal.review
-    if review is None or review.get("version") != deal.version:
-        return {"pending": True, "players": []}
-    players = []
-    for line in review["players"]:
-        if not line["reviewed"]:
-            players.append({"name": line["name"], "reason": line["reason"]})
-            continue
-        missed = Decimal(line["units_missed"])
-        if line["declare"] == "natural":
-            how = f"declare {natural_name(line['natural'], rules)}"
-        elif line["declare"] == "surrender":
-            how = "surrender"
-        else:
-            how = ""
-        rows = [
-            card_faces(parse_cards(line["best"][row], row, row))
-            for row in ("front", "middle", "back")
-        ]
-        players.append(
-            {
-                "name": line["name"],
-                "missed": units(missed),
-                "best": signed(Decimal(line["best_units"])),
-                "actual": signed(Decimal(line["actual_units"])),
-                "how": how,
-                "rows": [] if how else rows,
-                "fouled": line["nearest_legal"] is not None,
-            }
-        )
-    return {"pending": False, "reason": review["reason"], "players": players}
-
-
-@login_required
-@require_GET
-def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The scoreboard: running totals, the last deal pair by pair, every deal with history."""
-    session, role = session_for(request, pk)
-    names = seat_names(session)
-    rules = session_rules(session)
-    summary = reports.session_summary(session)
-    running = [
-        {"deal": row["deal"], "units": [signed(row["units"][n]) for n in names]}
-        for row in summary["running"]
-    ]
-    totals = [
-        {
-            "name": p["name"],
-            "units": signed(p["units"]),
-            "money": money_in(p["money"], summary["currency"]),
-            "sign": (p["units"] > 0) - (p["units"] < 0),
-        }
-        for p in summary["players"]
-    ]
-    last, pairs = _last_pairs(session, names)
-    fantasy = services.fantasyland(session) if GAMES[session.game].has_fantasyland else {}
-    context = {
-        "session": session,
-        "group": session.group,
-        "role": role,
-        "is_owner": role == Membership.Role.OWNER,
-        "names": names,
-        "running": running,
-        "totals": totals,
-        "last": last,
-        "pairs": pairs,
-        "review": _review(last, rules),
-        "deals": _deal_rows(session, names, rules),
-        "fantasy": fantasy,
-        "game_name": game_name(rules),
-    }
-    return render(request, "web/session_detail.html", context)
 
 
 @login_required
