@@ -16,7 +16,7 @@ from games.reports.ledger import (
 )
 from games.reports.opponents import LEDGER_CSV_HEADER, opponent_ledger, opponent_ledger_csv
 from games.reports.standings import group_standings
-from games.reports.summary import session_summary, settlement
+from games.reports.summary import session_opponents, session_summary, settlement
 
 __all__ = [
     "LEDGER_CSV_HEADER",
@@ -29,6 +29,7 @@ __all__ = [
     "opponent_ledger_csv",
     "pair_matrix",
     "running_totals",
+    "session_opponents",
     "session_summary",
     "settlement",
     "transfers",

@@ -112,7 +112,7 @@ def _job_urls(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[st
 def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's end: totals, who pays whom, each player's ledger against each opponent."""
     session, role = session_for(request, pk)
-    summary = reports.session_summary(session)
+    summary = reports.session_summary(session, running=False)
     currency = summary["currency"]
     settle = reports.settlement(session)
     players = [
@@ -125,25 +125,23 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for p in summary["players"]
     ]
-    seated = {seat.player_id: seat.player for seat in session.seats.select_related("player")}
-    ledgers = []
-    for p in summary["players"]:
-        ledger = reports.opponent_ledger(session.group, seated[p["id"]], session=session)
-        ledgers.append(
-            {
-                "name": p["name"],
-                "id": p["id"],
-                "opponents": [
-                    {
-                        "name": o["name"],
-                        "units": signed(o["units"]),
-                        "money": money_in(o["money"], currency),
-                        "deals": len(o["deals"]),
-                    }
-                    for o in ledger["opponents"]
-                ],
-            }
-        )
+    against = reports.session_opponents(session)
+    ledgers = [
+        {
+            "name": p["name"],
+            "id": p["id"],
+            "opponents": [
+                {
+                    "name": o["name"],
+                    "units": signed(o["units"]),
+                    "money": money_in(o["money"], currency),
+                    "deals": o["deals"],
+                }
+                for o in against[p["name"]]
+            ],
+        }
+        for p in summary["players"]
+    ]
 
     def transfers(items: list[dict[str, Any]]) -> list[dict[str, str]]:
         return [

@@ -4,6 +4,7 @@ sums, and the same number of queries for a short night as for a long one."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -13,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import reports
 from games.models import Session
-from games.present import signed
+from games.present import money_in, signed
 from games.reports import ledger
 from games.web.scoreboard import CHART_POINTS, DEALS_PER_PAGE
 from tests.reports.big_group import build_group
@@ -109,3 +110,28 @@ def test_the_scoreboard_reads_as_much_for_a_long_night_as_a_short_one(alice: Use
     small = len(client.get(f"/sessions/{short.pk}/").content)
     large = len(client.get(f"/sessions/{long.pk}/").content)
     assert large < small * 1.5
+
+
+def test_the_session_end_page_reads_a_fixed_number_of_queries(
+    alice: User, django_assert_num_queries: Any
+) -> None:
+    client = signed_in(alice)
+    short = long_night(alice, 60, seed=1)
+    long = long_night(alice, 900, seed=2)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(f"/sessions/{short.pk}/summary/")
+    with django_assert_num_queries(len(queries.captured_queries)):
+        answer = client.get(f"/sessions/{long.pk}/summary/")
+    assert answer.status_code == 200
+    # Each player against each opponent, as the per-opponent ledger report has it.
+    html = answer.content.decode()
+    group = long.group
+    for seat in long.seats.select_related("player"):
+        report = reports.opponent_ledger(group, seat.player, session=long)
+        for o in report["opponents"]:
+            row = (
+                f'<tr><th scope="row">{o["name"]}</th><td class="num">{signed(o["units"])}</td>'
+                f'<td class="num">{money_in(o["money"], "EUR")}</td>'
+                f'<td class="num">{len(o["deals"])}</td></tr>'
+            )
+            assert row in html
