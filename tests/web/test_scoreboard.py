@@ -120,6 +120,9 @@ def test_the_session_end_page_reads_a_fixed_number_of_queries(
     long = long_night(alice, 900, seed=2)
     with CaptureQueriesContext(connection) as queries:
         client.get(f"/sessions/{short.pk}/summary/")
+    # The sign-in, the session, the role and seats; the pair sums, deal counts, tallies,
+    # review lines, settlement and each player against each opponent: no query per player.
+    assert len(queries.captured_queries) <= 13
     with django_assert_num_queries(len(queries.captured_queries)):
         answer = client.get(f"/sessions/{long.pk}/summary/")
     assert answer.status_code == 200
