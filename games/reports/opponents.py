@@ -1,7 +1,10 @@
 """One player against each opponent: every deal from the player's side, with running balances.
 
 Amounts are the ledger's rows; each deal's multiple of the unit is read from the stakes
-stored with it (``games.stakes``).
+stored with it (``games.stakes``). The report is also written as it is read, in JSON or
+CSV (``opponent_ledger_stream``, ``opponent_ledger_csv_stream``): the totals come first
+from one summing query, then each opponent's deals from a cursor, so a ledger of any
+length takes little memory and its first bytes come at once.
 """
 
 from __future__ import annotations
@@ -11,16 +14,22 @@ import datetime
 import functools
 import io
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet, Sum
 from django.db.models.fields.json import KeyTextTransform
 
 from games import stakes as stored_stakes
 from games.models import Group, LedgerEntry, Player, Session, SessionSeat
 from games.reports.jsonable import jsonable
 from games.reports.ledger import dated
+
+# Deals read from the database at a time, and characters written out at a time.
+CHUNK = 2000
+STREAM_PIECE = 64 * 1024
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
@@ -38,6 +47,120 @@ def _multiples(text: str | None) -> dict[stored_stakes.Pair, Decimal]:
     return stored_stakes.pair_multiples(None if text is None else json.loads(text))
 
 
+@dataclass(frozen=True)
+class _Ledger:
+    """What every part of one player's ledger reads: the rows asked for and the names."""
+
+    group: Group
+    player: Player
+    rows: QuerySet[LedgerEntry]
+    names: dict[int, str]
+    # (session id, player id) -> the name the player sat down with there.
+    seat_names: dict[tuple[int, int], str]
+    head: dict[str, Any]
+
+
+def _ledger(
+    group: Group,
+    player: Player,
+    session: Session | None,
+    date_from: datetime.date | None,
+    date_to: datetime.date | None,
+) -> _Ledger:
+    names = dict(group.players.values_list("pk", "name"))
+    # A deal's stored stakes name the players as they sat at its session.
+    seat_names = {
+        (session_id, pk): name
+        for session_id, pk, name in SessionSeat.objects.filter(
+            session__group=group, session__seats__player=player
+        ).values_list("session_id", "player_id", "name")
+    }
+    rows = LedgerEntry.objects.filter(deal__session__group=group).filter(
+        Q(player_a=player) | Q(player_b=player)
+    )
+    if session is not None:
+        rows = rows.filter(deal__session=session)
+    rows = dated(rows, date_from, date_to)
+    head = {
+        "player": {"id": player.pk, "name": player.name},
+        "currency": group.currency,
+        "session": None if session is None else session.pk,
+        "date_from": date_from,
+        "date_to": date_to,
+    }
+    return _Ledger(group, player, rows, names, seat_names, head)
+
+
+def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
+    """Each opponent (by name) with the pair's current ``stake`` and the net ``units`` and
+    ``money`` the player won from them: one summing query."""
+    stakes = {
+        (a, b): multiplier
+        for a, b, multiplier in ledger.group.pair_stakes.values_list(
+            "player_a_id", "player_b_id", "multiplier"
+        )
+    }
+    sums = (
+        ledger.rows.values_list("player_a_id", "player_b_id")
+        .annotate(u=Sum("units"), m=Sum("money"))
+        .order_by()
+    )
+    opponents: dict[int, dict[str, Any]] = {}
+    for a, b, units, money in sums:
+        other, sign = (b, 1) if a == ledger.player.pk else (a, -1)
+        entry = opponents.setdefault(
+            other,
+            {
+                "id": other,
+                "name": ledger.names[other],
+                "stake": stakes.get((min(a, b), max(a, b)), Decimal(1)),
+                "units": ZERO,
+                "money": ZERO,
+            },
+        )
+        entry["units"] += sign * units
+        entry["money"] += sign * money
+    return sorted(opponents.values(), key=lambda entry: entry["name"])
+
+
+def _deals(ledger: _Ledger, other: int) -> Iterator[dict[str, Any]]:
+    """The player's deals against one opponent in play order (session date, session, deal
+    number) with the running balances, read through a cursor."""
+    me = ledger.player.pk
+    pair = Q(player_a=me, player_b=other) | Q(player_a=other, player_b=me)
+    # The stakes as JSON text (see ``_multiples``).
+    rows = (
+        ledger.rows.filter(pair)
+        .annotate(stakes=KeyTextTransform("stakes", "deal__request"))
+        .order_by("deal__session__date", "deal__session_id", "deal__number")
+        .values_list(
+            "deal__session_id",
+            "deal__session__date",
+            "deal__number",
+            "player_a_id",
+            "units",
+            "money",
+            "stakes",
+        )
+    )
+    balance_units = balance_money = ZERO
+    for session_id, date, number, a, units, money, deal_stakes in rows.iterator(CHUNK):
+        sign = 1 if a == me else -1
+        balance_units += sign * units
+        balance_money += sign * money
+        names = (ledger.seat_names[session_id, me], ledger.seat_names[session_id, other])
+        yield {
+            "session": session_id,
+            "date": date,
+            "deal": number,
+            "multiplier": _multiples(deal_stakes).get(_pair(*names), ONE),
+            "units": sign * units,
+            "money": sign * money,
+            "balance_units": balance_units,
+            "balance_money": balance_money,
+        }
+
+
 def opponent_ledger(
     group: Group,
     player: Player,
@@ -48,84 +171,68 @@ def opponent_ledger(
 ) -> dict[str, Any]:
     """One player's deals against each opponent, from the player's side, with running balances.
 
-    ``opponents`` (by name): each with its ``deals`` in play order (session date, session,
-    deal number), each deal's ``units`` and ``money`` won by the player, the pair's
-    ``multiplier`` in force at that deal and the running ``balance_units`` and
-    ``balance_money``; then the net ``units`` and ``money`` and the pair's current
-    ``stake`` (multiple of the unit). Optionally one session, or a date range of sessions.
+    ``opponents`` (by name): each with the pair's current ``stake`` (multiple of the unit),
+    the net ``units`` and ``money``, then its ``deals`` in play order (session date,
+    session, deal number), each deal's ``units`` and ``money`` won by the player, the
+    pair's ``multiplier`` in force at that deal and the running ``balance_units`` and
+    ``balance_money``. Optionally one session, or a date range of sessions.
     """
-    names = dict(group.players.values_list("pk", "name"))
-    # A deal's stored stakes name the players as they sat at its session.
-    seat_names = {
-        (session_id, pk): name
-        for session_id, pk, name in SessionSeat.objects.filter(
-            session__group=group, session__seats__player=player
-        ).values_list("session_id", "player_id", "name")
+    ledger = _ledger(group, player, session, date_from, date_to)
+    opponents = [
+        entry | {"deals": list(_deals(ledger, entry["id"]))} for entry in _opponents(ledger)
+    ]
+    return ledger.head | {
+        "units": sum((entry["units"] for entry in opponents), ZERO),
+        "money": sum((entry["money"] for entry in opponents), ZERO),
+        "opponents": opponents,
     }
-    ledger = LedgerEntry.objects.filter(deal__session__group=group).filter(
-        Q(player_a=player) | Q(player_b=player)
-    )
-    if session is not None:
-        ledger = ledger.filter(deal__session=session)
-    ledger = dated(ledger, date_from, date_to)
-    # The stakes as JSON text (see ``_multiples``).
-    ledger = ledger.annotate(stakes=KeyTextTransform("stakes", "deal__request"))
-    rows = ledger.order_by("deal__session__date", "deal__session_id", "deal__number").values_list(
-        "deal__session_id",
-        "deal__session__date",
-        "deal__number",
-        "player_a_id",
-        "player_b_id",
-        "units",
-        "money",
-        "stakes",
-    )
-    stakes = {
-        (a, b): multiplier
-        for a, b, multiplier in group.pair_stakes.values_list(
-            "player_a_id", "player_b_id", "multiplier"
-        )
-    }
-    opponents: dict[int, dict[str, Any]] = {}
-    for session_id, date, number, a, b, units, money, deal_stakes in rows:
-        other, sign = (b, 1) if a == player.pk else (a, -1)
-        entry = opponents.get(other)
-        if entry is None:
-            entry = opponents[other] = {
-                "id": other,
-                "name": names[other],
-                "stake": stakes.get((min(a, b), max(a, b)), Decimal(1)),
-                "units": ZERO,
-                "money": ZERO,
-                "deals": [],
-            }
-        entry["units"] += sign * units
-        entry["money"] += sign * money
-        entry["deals"].append(
-            {
-                "session": session_id,
-                "date": date,
-                "deal": number,
-                "multiplier": _multiples(deal_stakes).get(
-                    _pair(seat_names[session_id, a], seat_names[session_id, b]), ONE
-                ),
-                "units": sign * units,
-                "money": sign * money,
-                "balance_units": entry["units"],
-                "balance_money": entry["money"],
-            }
-        )
-    listed = sorted(opponents.values(), key=lambda entry: entry["name"])
-    return {
-        "player": {"id": player.pk, "name": player.name},
-        "currency": group.currency,
-        "session": None if session is None else session.pk,
-        "date_from": date_from,
-        "date_to": date_to,
-        "units": sum((entry["units"] for entry in listed), ZERO),
-        "money": sum((entry["money"] for entry in listed), ZERO),
-        "opponents": listed,
-    }
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(jsonable(value), ensure_ascii=False, separators=(",", ":"))
+
+
+def _pieces(parts: Iterator[str]) -> Iterator[str]:
+    """The parts joined into pieces of about ``STREAM_PIECE`` characters."""
+    pieces: list[str] = []
+    size = 0
+    for part in parts:
+        pieces.append(part)
+        size += len(part)
+        if size >= STREAM_PIECE:
+            yield "".join(pieces)
+            pieces, size = [], 0
+    yield "".join(pieces)
+
+
+def opponent_ledger_stream(
+    group: Group,
+    player: Player,
+    *,
+    session: Session | None = None,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+) -> Iterator[str]:
+    """``opponent_ledger`` as compact JSON text (with ``jsonable``'s values), in pieces,
+    reading the database as it goes."""
+    ledger = _ledger(group, player, session, date_from, date_to)
+
+    def parts() -> Iterator[str]:
+        opponents = _opponents(ledger)
+        totals = {
+            "units": sum((entry["units"] for entry in opponents), ZERO),
+            "money": sum((entry["money"] for entry in opponents), ZERO),
+        }
+        # Each object is written without its closing brace, then its last key's list.
+        yield _dumps(ledger.head | totals)[:-1] + ',"opponents":['
+        for k, entry in enumerate(opponents):
+            yield ("," if k else "") + _dumps(entry)[:-1] + ',"deals":['
+            for j, deal in enumerate(_deals(ledger, entry["id"])):
+                yield ("," if j else "") + _dumps(deal)
+            yield "]}"
+        yield "]}"
+
+    return _pieces(parts())
 
 
 LEDGER_CSV_HEADER = (
@@ -142,6 +249,37 @@ LEDGER_CSV_HEADER = (
 )
 
 
+def opponent_ledger_csv_stream(
+    group: Group,
+    player: Player,
+    *,
+    session: Session | None = None,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+) -> Iterator[str]:
+    """``opponent_ledger`` as CSV text in pieces: a header row, then one row per deal per
+    opponent, reading the database as it goes."""
+    ledger = _ledger(group, player, session, date_from, date_to)
+
+    def parts() -> Iterator[str]:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(LEDGER_CSV_HEADER)
+        for entry in _opponents(ledger):
+            for deal in _deals(ledger, entry["id"]):
+                values = jsonable(deal)
+                writer.writerow(
+                    [player.name, entry["name"]] + [values[key] for key in LEDGER_CSV_HEADER[2:]]
+                )
+                if out.tell() >= STREAM_PIECE:
+                    yield out.getvalue()
+                    out.seek(0)
+                    out.truncate()
+        yield out.getvalue()
+
+    return parts()
+
+
 def opponent_ledger_csv(
     group: Group,
     player: Player,
@@ -151,15 +289,8 @@ def opponent_ledger_csv(
     date_to: datetime.date | None = None,
 ) -> str:
     """``opponent_ledger`` as CSV: a header row, then one row per deal per opponent."""
-    report = jsonable(
-        opponent_ledger(group, player, session=session, date_from=date_from, date_to=date_to)
+    return "".join(
+        opponent_ledger_csv_stream(
+            group, player, session=session, date_from=date_from, date_to=date_to
+        )
     )
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(LEDGER_CSV_HEADER)
-    for opponent in report["opponents"]:
-        for deal in opponent["deals"]:
-            writer.writerow(
-                [player.name, opponent["name"]] + [deal[key] for key in LEDGER_CSV_HEADER[2:]]
-            )
-    return out.getvalue()

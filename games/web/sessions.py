@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -170,12 +170,14 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def ledger_csv(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
+def ledger_csv(request: HttpRequest, pk: int, player_pk: int) -> StreamingHttpResponse:
     """One player's ledger against each opponent for this session, as CSV."""
     session, _ = session_for(request, pk)
     seat = get_object_or_404(session.seats.select_related("player"), player_id=player_pk)
-    text = reports.opponent_ledger_csv(session.group, seat.player, session=session)
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    pieces = reports.opponent_ledger_csv_stream(session.group, seat.player, session=session)
+    response = StreamingHttpResponse(
+        (piece.encode() for piece in pieces), content_type="text/csv; charset=utf-8"
+    )
     filename = f"session-{session.pk}-{seat.name}.csv".replace(" ", "_").replace('"', "")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -385,7 +385,7 @@ def test_csv_ledger_of_one_player(
     as_bob.post(f"/sessions/{session.pk}/deal/", deal_form(Ann="A", Bob="B", Cy="C", Di="D"))
     response = as_bob.get(f"/sessions/{session.pk}/ledger/{players['Ann'].pk}.csv")
     assert response["Content-Type"].startswith("text/csv")
-    lines = response.content.decode().splitlines()
+    lines = b"".join(response.streaming_content).decode().splitlines()
     assert lines[0].startswith("player,opponent,session")
     assert lines[1].startswith(f"Ann,Bob,{session.pk},") and ",-6,-3," in lines[1]
 
