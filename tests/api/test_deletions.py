@@ -16,6 +16,7 @@ from games import services
 from games.models import Deal, Group, PairStake, Player, Session
 from tests.api.conftest import API
 from tests.services.hands import deal
+from tests.streamed import streamed
 
 
 @pytest.fixture
@@ -124,7 +125,7 @@ def test_a_rename_leaves_an_earlier_nights_reports_alone(
     session = as_bob.get(f"{API}/sessions/{played.pk}/").json()
     assert session["players"] == ["Ann", "Bob", "Cy", "Di"]  # as they sat down
     ledger = as_bob.get(f"{API}/groups/{played.group_id}/ledger/?player={players['Ann'].pk}")
-    body = json.loads(b"".join(ledger.streaming_content))
+    body = json.loads(streamed(ledger))
     assert body["player"]["name"] == "Annie"
     assert body["units"] == "-6"
 
