@@ -5,7 +5,8 @@ suit, one space between cards: ``"Ah Kd 5c 4s 2h"``) as one block of bytes: each
 two letters are looked up as one 16-bit number, the card codes of ``cards`` summed per
 hand, and each sum's strength read from tables made once from ``ranking.tables``, with
 no Python loop per hand. A hand written any other way (lower-case ranks, symbols,
-commas, ``10``) is read by ``cards.parse_cards`` instead, so every notation gives the same strength as ``evaluate``.
+commas, ``10``) is read by ``cards.parse_cards`` instead, so every notation gives the
+same strength as ``evaluate``.
 """
 
 from __future__ import annotations
