@@ -17,12 +17,13 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Case, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.fields.json import KeyTextTransform
 
 from games import stakes as stored_stakes
+from games.engine.rules import decimal_text
 from games.models import Group, LedgerEntry, Player, Session, SessionSeat
 from games.reports.jsonable import jsonable
 from games.reports.ledger import dated
@@ -123,42 +124,122 @@ def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
     return sorted(opponents.values(), key=lambda entry: entry["name"])
 
 
-def _deals(ledger: _Ledger, other: int) -> Iterator[dict[str, Any]]:
-    """The player's deals against one opponent in play order (session date, session, deal
-    number) with the running balances, read through a cursor."""
+def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[int, Deal]]:
+    """The player's deals opponent after opponent (in the order of ``opponents``), each in
+    play order (session date, session, deal number), with the running balances: one
+    query, read through a cursor. Yields (opponent id, deal)."""
+    if not opponents:  # nothing to read (and no CASE without a WHEN)
+        return
     me = ledger.player.pk
-    pair = Q(player_a=me, player_b=other) | Q(player_a=other, player_b=me)
+    position = Case(
+        *(
+            When(Q(player_a=entry["id"]) | Q(player_b=entry["id"]), then=Value(k))
+            for k, entry in enumerate(opponents)
+        ),
+        output_field=IntegerField(),
+    )
     # The stakes as JSON text (see ``_multiples``).
     rows = (
-        ledger.rows.filter(pair)
-        .annotate(stakes=KeyTextTransform("stakes", "deal__request"))
-        .order_by("deal__session__date", "deal__session_id", "deal__number")
+        ledger.rows.annotate(stakes=KeyTextTransform("stakes", "deal__request"), at=position)
+        .order_by("at", "deal__session__date", "deal__session_id", "deal__number")
         .values_list(
             "deal__session_id",
             "deal__session__date",
             "deal__number",
             "player_a_id",
+            "player_b_id",
             "units",
             "money",
             "stakes",
         )
     )
+    current = None
     balance_units = balance_money = ZERO
-    for session_id, date, number, a, units, money, deal_stakes in rows.iterator(CHUNK):
-        sign = 1 if a == me else -1
+    for session_id, date, number, a, b, units, money, deal_stakes in rows.iterator(CHUNK):
+        other, sign = (b, 1) if a == me else (a, -1)
+        if other != current:
+            current, balance_units, balance_money = other, ZERO, ZERO
         balance_units += sign * units
         balance_money += sign * money
         names = (ledger.seat_names[session_id, me], ledger.seat_names[session_id, other])
-        yield {
-            "session": session_id,
-            "date": date,
-            "deal": number,
-            "multiplier": _multiples(deal_stakes).get(_pair(*names), ONE),
-            "units": sign * units,
-            "money": sign * money,
-            "balance_units": balance_units,
-            "balance_money": balance_money,
-        }
+        yield (
+            other,
+            Deal(
+                session_id,
+                date,
+                number,
+                _multiples(deal_stakes).get(_pair(*names), ONE),
+                sign * units,
+                sign * money,
+                balance_units,
+                balance_money,
+            ),
+        )
+
+
+class Deal(NamedTuple):
+    """One deal of the ledger from the player's side (the report's keys, in its order)."""
+
+    session: int
+    date: datetime.date
+    deal: int
+    multiplier: Decimal
+    units: Decimal
+    money: Decimal
+    balance_units: Decimal
+    balance_money: Decimal
+
+    def texts(self) -> tuple[str, ...]:
+        """The values as the JSON report and the CSV write them."""
+        return (
+            str(self.session),
+            self.date.isoformat(),
+            str(self.deal),
+            _text(self.multiplier),
+            _text(self.units),
+            _text(self.money),
+            _text(self.balance_units),
+            _text(self.balance_money),
+        )
+
+    def json(self) -> str:
+        """``jsonable(self._asdict())`` as compact JSON, written directly."""
+        session, date, deal, *amounts = self.texts()
+        head = f'{{"session":{session},"date":"{date}","deal":{deal},'
+        return (
+            head
+            + ",".join(
+                f'"{key}":"{value}"' for key, value in zip(_AMOUNT_KEYS, amounts, strict=True)
+            )
+            + "}"
+        )
+
+
+_AMOUNT_KEYS = ("multiplier", "units", "money", "balance_units", "balance_money")
+
+
+@functools.lru_cache(maxsize=4096)
+def _text(value: Decimal) -> str:
+    """``decimal_text``, remembered: a ledger repeats the same few amounts."""
+    return decimal_text(value)
+
+
+def _grouped(
+    ledger: _Ledger, opponents: list[dict[str, Any]]
+) -> Iterator[tuple[dict[str, Any], Iterator[Deal]]]:
+    """Each opponent with an iterator over their deals, from the one query of ``_deals``;
+    each iterator is to be read to its end before the next opponent is taken."""
+    rows = _deals(ledger, opponents)
+    pending: tuple[int, Deal] | None = next(rows, None)
+
+    def of(other: int) -> Iterator[Deal]:
+        nonlocal pending
+        while pending is not None and pending[0] == other:
+            yield pending[1]
+            pending = next(rows, None)
+
+    for entry in opponents:
+        yield entry, of(entry["id"])
 
 
 def opponent_ledger(
@@ -179,7 +260,8 @@ def opponent_ledger(
     """
     ledger = _ledger(group, player, session, date_from, date_to)
     opponents = [
-        entry | {"deals": list(_deals(ledger, entry["id"]))} for entry in _opponents(ledger)
+        entry | {"deals": [deal._asdict() for deal in deals]}
+        for entry, deals in _grouped(ledger, _opponents(ledger))
     ]
     return ledger.head | {
         "units": sum((entry["units"] for entry in opponents), ZERO),
@@ -225,10 +307,10 @@ def opponent_ledger_stream(
         }
         # Each object is written without its closing brace, then its last key's list.
         yield _dumps(ledger.head | totals)[:-1] + ',"opponents":['
-        for k, entry in enumerate(opponents):
+        for k, (entry, deals) in enumerate(_grouped(ledger, opponents)):
             yield ("," if k else "") + _dumps(entry)[:-1] + ',"deals":['
-            for j, deal in enumerate(_deals(ledger, entry["id"])):
-                yield ("," if j else "") + _dumps(deal)
+            for j, deal in enumerate(deals):
+                yield ("," if j else "") + deal.json()
             yield "]}"
         yield "]}"
 
@@ -265,12 +347,9 @@ def opponent_ledger_csv_stream(
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(LEDGER_CSV_HEADER)
-        for entry in _opponents(ledger):
-            for deal in _deals(ledger, entry["id"]):
-                values = jsonable(deal)
-                writer.writerow(
-                    [player.name, entry["name"]] + [values[key] for key in LEDGER_CSV_HEADER[2:]]
-                )
+        for entry, deals in _grouped(ledger, _opponents(ledger)):
+            for deal in deals:
+                writer.writerow((player.name, entry["name"], *deal.texts()))
                 if out.tell() >= STREAM_PIECE:
                     yield out.getvalue()
                     out.seek(0)

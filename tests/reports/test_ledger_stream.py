@@ -4,6 +4,7 @@ pieces, for the API's JSON and CSV and the session page's CSV."""
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 
@@ -25,7 +26,13 @@ def test_the_stream_is_the_report_of_the_hand_worked_nights(
     night: Session, next_night: Session, group: Group
 ) -> None:
     for player in group.players.all():
-        for options in ({}, {"session": night}, {"date_from": next_night.date}):
+        later = next_night.date + datetime.timedelta(days=1)  # no deals
+        for options in (
+            {},
+            {"session": night},
+            {"date_from": next_night.date},
+            {"date_from": later},
+        ):
             report = reports.jsonable(reports.opponent_ledger(group, player, **options))
             text = "".join(reports.opponent_ledger_stream(group, player, **options))
             assert json.loads(text) == report
