@@ -149,33 +149,54 @@ def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decim
         yield number, totals
 
 
-def running_points(session: Session, points: int) -> tuple[int, list[tuple[int, list[Decimal]]]]:
-    """At most ``points`` of the running units, for a chart of a session of any length.
+class Runs(NamedTuple):
+    """A session's ledger summed run by run: see ``running_points``."""
+
+    step: int
+    points: list[tuple[int, list[Decimal]]]
+    pairs: PairSums
+
+
+def running_points(session: Session, points: int) -> Runs:
+    """At most ``points`` of the running units, for a chart of a session of any length,
+    and the session's ``pair_sums``, from one pass over its ledger rows.
 
     The deals are cut into runs of ``step`` consecutive numbers (1 while the session has
-    at most ``points`` deals); the database sums each run's ledger rows into one row, so
-    the answer costs the same for ten deals or fifty thousand. Each point is the last
-    active deal number of its run and every seated player's cumulative units after it, in
-    seat order. Answers ``(step, points)``.
+    at most ``points`` deals); the database sums each run's rows pair by pair, so what it
+    sends back is at most ``points`` x pairs rows however long the session. Each point is
+    the last active deal number of its run and every seated player's cumulative units
+    after it, in seat order.
     """
     last = session.last_deal_number
     step = max(1, -(-last // points))
-    columns = _player_columns(session, "units")
     run = ExpressionWrapper((F("deal__number") - 1) / step, output_field=IntegerField())
     rows = (
         session_ledger(session)
         .annotate(run=run)
-        .values("run")
-        .annotate(upto=Max("deal__number"), **columns)
+        .values_list("run", "player_a_id", "player_b_id")
+        .annotate(upto=Max("deal__number"), u=Sum("units"), m=Sum("money"))
         .order_by("run")
-        .values_list("upto", *columns)
     )
-    totals = [ZERO] * len(columns)
-    out = []
-    for number, *deltas in rows:
-        totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
-        out.append((number, totals))
-    return step, out
+    seat = {pk: k for k, pk in enumerate(session.seat_names())}
+    totals = [ZERO] * len(seat)
+    pairs: PairSums = {}
+    out: list[tuple[int, list[Decimal]]] = []
+    current, last_number = None, 0
+    for at, a, b, upto, units, money in rows:
+        if at != current:
+            if current is not None:
+                out.append((last_number, list(totals)))
+            current, last_number = at, upto
+        last_number = max(last_number, upto)
+        totals[seat[a]] += units
+        totals[seat[b]] -= units
+        if a > b:
+            a, b, units, money = b, a, -units, -money
+        old = pairs.get((a, b), NOTHING)
+        pairs[(a, b)] = Amounts(old.units + units, old.money + money)
+    if current is not None:
+        out.append((last_number, list(totals)))
+    return Runs(step, out, pairs)
 
 
 def running_totals(session: Session) -> list[RunningTotal]:

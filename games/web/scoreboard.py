@@ -1,9 +1,10 @@
 """The scoreboard of a session while it is played: the totals, a chart of the running
 totals, the last deal pair by pair with its review, and the deals a page at a time.
 
-Its cost does not grow with the session: the totals are sums of ledger rows, the chart is
-at most ``CHART_POINTS`` sums of runs of deals, and only one page of ``DEALS_PER_PAGE``
-deals (the newest, or those before ``?before=N``) is read with its history.
+What it sends does not grow with the session: the totals and the chart come from one
+summing query (at most ``CHART_POINTS`` runs of deals, pair by pair), and only one page
+of ``DEALS_PER_PAGE`` deals (the newest, or those before ``?before=N``) is read with its
+history. The database still adds up every ledger row of the session once.
 """
 
 from __future__ import annotations
@@ -205,6 +206,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     names = seat_names(session)
     rules = session_rules(session)
     currency = session.group.currency
+    runs = ledger.running_points(session, CHART_POINTS)
     totals = [
         {
             "name": name,
@@ -212,10 +214,11 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "money": money_in(amounts.money, currency),
             "sign": (amounts.units > 0) - (amounts.units < 0),
         }
-        for name, amounts in ledger.balances(session).items()
+        for name, amounts in ledger.balances(session, runs.pairs).items()
     ]
-    step, points = ledger.running_points(session, CHART_POINTS)
-    running = [{"deal": number, "units": [signed(u) for u in values]} for number, values in points]
+    running = [
+        {"deal": number, "units": [signed(u) for u in values]} for number, values in runs.points
+    ]
     last, pairs = _last_pairs(session, names)
     fantasy = services.fantasyland(session) if GAMES[session.game].has_fantasyland else {}
     deals, older, newer = deal_window(session, _before(request))
@@ -226,8 +229,8 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "is_owner": role == Membership.Role.OWNER,
         "names": names,
         "running": running,
-        "step": step,
-        "chart": chart(points, len(names)),
+        "step": runs.step,
+        "chart": chart(runs.points, len(names)),
         "totals": totals,
         "last": last,
         "pairs": pairs,

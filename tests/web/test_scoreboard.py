@@ -72,7 +72,8 @@ def test_totals_and_chart_come_from_the_ledger_sums(alice: User) -> None:
     totals = re.findall(total, html)
     assert totals == [(name, signed(a.units)) for name, a in balances.items()]
 
-    step, points = ledger.running_points(session, CHART_POINTS)
+    step, points, pairs = ledger.running_points(session, CHART_POINTS)
+    assert pairs == ledger.pair_sums(ledger.session_ledger(session))
     assert step == 9 and len(points) <= CHART_POINTS
     # Each point is the running total after its deal, as summed deal by deal.
     every = dict(ledger.running_sums(session, "units"))
