@@ -6,7 +6,8 @@ from each deal's stored tally. Void deals are left out of every total and listed
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -17,6 +18,7 @@ from games.models import Deal, ReviewLine, Session
 from games.reports import ledger
 
 ZERO = Decimal(0)
+CHUNK = 2000
 
 
 def _no_counts(names: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -40,9 +42,12 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
     tallied from its result."""
     counts = _no_counts(names)
     active = session.deals.filter(status=Deal.Status.ACTIVE).order_by()
-    tallies: list[Any] = list(active.filter(tally__isnull=False).values_list("tally", flat=True))
+    # Read through a cursor, a chunk at a time: memory stays flat however long the session.
+    stored = active.filter(tally__isnull=False).values_list("tally", flat=True)
     older = active.filter(tally__isnull=True).values_list("result", flat=True)
-    tallies.extend(tally(result) for result in older)
+    tallies: Iterator[Any] = itertools.chain(
+        stored.iterator(CHUNK), (tally(result) for result in older.iterator(CHUNK))
+    )
     for deal in tallies:
         for name, mine in deal.items():
             total = counts.get(name)
