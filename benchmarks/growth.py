@@ -12,7 +12,8 @@ the spread), then once more under tracemalloc for the peak of Python memory it t
 streamed answer also gives the time to its first piece. The issue's figures (issue 18,
 before this work) are printed beside.
 
-GROWTH_SIZES=1000,10000 picks other sizes; GROWTH_ROUNDS the rounds.
+GROWTH_SIZES=1000,10000 picks other sizes, GROWTH_ROUNDS the rounds, GROWTH_DATABASE the
+name of the throw-away PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -176,7 +177,7 @@ def main() -> None:
     if vendor == "sqlite":
         db["TEST"]["NAME"] = os.path.join(scratch.name, "growth.sqlite3")
     else:
-        db["TEST"]["NAME"] = "scorekeeper_bench_growth"
+        db["TEST"]["NAME"] = os.environ.get("GROWTH_DATABASE", "scorekeeper_bench_growth")
     load = os.getloadavg()[0]
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {vendor} database;"
