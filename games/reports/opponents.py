@@ -275,7 +275,11 @@ def _dumps(value: Any) -> str:
 
 
 def _pieces(parts: Iterator[str]) -> Iterator[str]:
-    """The parts joined into pieces of about ``STREAM_PIECE`` characters."""
+    """The first part alone (it is ready before the database is asked anything), then the
+    others joined into pieces of about ``STREAM_PIECE`` characters."""
+    first = next(parts, None)
+    if first is not None:
+        yield first
     pieces: list[str] = []
     size = 0
     for part in parts:
@@ -300,13 +304,15 @@ def opponent_ledger_stream(
     ledger = _ledger(group, player, session, date_from, date_to)
 
     def parts() -> Iterator[str]:
+        # The head goes out at once; the totals that follow it need the summing query.
+        yield _dumps(ledger.head)[:-1] + ","
         opponents = _opponents(ledger)
         totals = {
             "units": sum((entry["units"] for entry in opponents), ZERO),
             "money": sum((entry["money"] for entry in opponents), ZERO),
         }
         # Each object is written without its closing brace, then its last key's list.
-        yield _dumps(ledger.head | totals)[:-1] + ',"opponents":['
+        yield _dumps(totals)[1:-1] + ',"opponents":['
         for k, (entry, deals) in enumerate(_grouped(ledger, opponents)):
             yield ("," if k else "") + _dumps(entry)[:-1] + ',"deals":['
             for j, deal in enumerate(deals):
@@ -347,6 +353,10 @@ def opponent_ledger_csv_stream(
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(LEDGER_CSV_HEADER)
+        # The header goes out at once, before the database is asked anything.
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
         for entry, deals in _grouped(ledger, _opponents(ledger)):
             for deal in deals:
                 writer.writerow((player.name, entry["name"], *deal.texts()))

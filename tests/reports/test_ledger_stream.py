@@ -47,6 +47,11 @@ def test_a_long_ledger_comes_in_pieces(ann_user: User, monkeypatch: pytest.Monke
     monkeypatch.setattr(opponents, "CHUNK", 50)
     pieces = list(reports.opponent_ledger_stream(group, ann))
     assert len(pieces) > 10
+    # The head comes first, on its own, before anything is summed.
+    assert pieces[0] == (
+        f'{{"player":{{"id":{ann.pk},"name":"Ann"}},"currency":"EUR","session":null,'
+        '"date_from":null,"date_to":null,'
+    )
     # Each piece holds about STREAM_PIECE characters: one deal more at most.
     assert all(len(piece) < 4096 + 300 for piece in pieces)
     whole = json.loads("".join(pieces))
@@ -55,6 +60,7 @@ def test_a_long_ledger_comes_in_pieces(ann_user: User, monkeypatch: pytest.Monke
 
     rows = list(reports.opponent_ledger_csv_stream(group, ann))
     assert len(rows) > 10
+    assert rows[0] == ",".join(reports.LEDGER_CSV_HEADER) + "\n"
     assert "".join(rows) == reports.opponent_ledger_csv(group, ann)
     table = list(csv.reader(io.StringIO("".join(rows))))
     assert len(table) == 1 + 3 * 396
