@@ -13,7 +13,8 @@ streamed answer also gives the time to its first piece. The issue's figures (iss
 before this work) are printed beside.
 
 GROWTH_SIZES=1000,10000 picks other sizes, GROWTH_ROUNDS the rounds, GROWTH_DATABASE the
-name of the throw-away PostgreSQL database.
+name of the throw-away PostgreSQL database, GROWTH_ONLY=ledger the figures whose name
+holds that text.
 """
 
 from __future__ import annotations
@@ -204,6 +205,8 @@ def main() -> None:
             Figure("ledger JSON", api, f"/api/v1/groups/{group.pk}/ledger/?player={ann}"),
             Figure("ledger CSV", api, f"/api/v1/groups/{group.pk}/ledger/?player={ann}&format=csv"),
         ]
+        only = os.environ.get("GROWTH_ONLY", "")
+        figures = [figure for figure in figures if only in figure.label]
         rng = random.Random(2026)
         table: dict[str, dict[int, dict[str, Any]]] = {f.label: {} for f in figures}
         for size in SIZES:
@@ -227,7 +230,7 @@ def main() -> None:
             ]
             before = "; ".join(f"{n:,}: {text}" for n, text in BEFORE.get(label, {}).items())
             print(f"| {label} | " + " | ".join(cells) + f" | {before} |")
-        for size in SIZES:
+        for size in SIZES if "session end" in table and "API summary" in table else ():
             end, api_summary = table["session end"][size], table["API summary"][size]
             print(
                 f"session end / API summary at {size:,} deals:"
