@@ -84,3 +84,16 @@ def test_the_api_and_the_page_stream_the_ledger(ann_user: User) -> None:
     assert isinstance(page, StreamingHttpResponse)
     text = b"".join(page.streaming_content).decode()
     assert text == reports.opponent_ledger_csv(group, ann, session=session)
+
+
+def test_the_export_sends_the_groups_settings_before_reading_any_deal(ann_user: User) -> None:
+    from games import services
+    from games.services import transfer
+
+    group = build_group(ann_user, 120)
+    pieces = transfer.export_stream(group)
+    first = next(pieces)
+    assert first.endswith(',"sessions":[') and '"deals"' not in first
+    assert json.loads(first + "".join(pieces)) == json.loads(
+        transfer.dumps(services.export_group(group))
+    )
