@@ -124,7 +124,7 @@ def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
     return sorted(opponents.values(), key=lambda entry: entry["name"])
 
 
-def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[int, Deal]]:
+def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[int, LedgerDeal]]:
     """The player's deals opponent after opponent (in the order of ``opponents``), each in
     play order (session date, session, deal number), with the running balances: one
     query, read through a cursor. Yields (opponent id, deal)."""
@@ -164,7 +164,7 @@ def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[i
         names = (ledger.seat_names[session_id, me], ledger.seat_names[session_id, other])
         yield (
             other,
-            Deal(
+            LedgerDeal(
                 session_id,
                 date,
                 number,
@@ -177,7 +177,7 @@ def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[i
         )
 
 
-class Deal(NamedTuple):
+class LedgerDeal(NamedTuple):
     """One deal of the ledger from the player's side (the report's keys, in its order)."""
 
     session: int
@@ -226,13 +226,13 @@ def _text(value: Decimal) -> str:
 
 def _grouped(
     ledger: _Ledger, opponents: list[dict[str, Any]]
-) -> Iterator[tuple[dict[str, Any], Iterator[Deal]]]:
+) -> Iterator[tuple[dict[str, Any], Iterator[LedgerDeal]]]:
     """Each opponent with an iterator over their deals, from the one query of ``_deals``;
     each iterator is to be read to its end before the next opponent is taken."""
     rows = _deals(ledger, opponents)
-    pending: tuple[int, Deal] | None = next(rows, None)
+    pending: tuple[int, LedgerDeal] | None = next(rows, None)
 
-    def of(other: int) -> Iterator[Deal]:
+    def of(other: int) -> Iterator[LedgerDeal]:
         nonlocal pending
         while pending is not None and pending[0] == other:
             yield pending[1]
