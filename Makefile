@@ -39,6 +39,7 @@ bench: venv
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/arrange.py
 	$(PY) benchmarks/sheets.py
+	$(PY) benchmarks/growth.py
 
 format: venv
 	$(BIN)/ruff format .

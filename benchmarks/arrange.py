@@ -6,6 +6,9 @@
 2. The same review written plainly: every split re-evaluates its rows and each legal
    one is scored with ``score_hands`` (a few deals; the ratio is what to compare).
 3. Auto-arrange with 2,000 sampled opponents (median over a few hands; target 2 s).
+4. The review of whole four-player deals (``review_request``, what the review task runs
+   besides reading and writing the deal), per preset: deals a second in one process,
+   from the median time of a deal (issue 18's target: 100).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.engine import machine_speed, random_request  # noqa: E402
 from games.engine import parse_request  # noqa: E402
-from games.engine.arrange import arrange_expected, review  # noqa: E402
+from games.engine.arrange import arrange_expected, review, review_request  # noqa: E402
 from games.engine.cards import DECK  # noqa: E402
 from games.engine.ranking import five_card_evaluator, front_beats, three_card_evaluator  # noqa: E402
 from games.engine.rules import Rules  # noqa: E402
@@ -35,6 +38,7 @@ REVIEW_DEALS = 20
 PLAIN_DEALS = 2
 ARRANGE_HANDS = 5
 SAMPLES = 2000
+WHOLE_DEALS = 50
 
 
 def plain_review(hands: list[Hand], rules: Rules) -> Decimal:
@@ -90,6 +94,18 @@ def main() -> None:
         f"plain pure-Python review (rows re-evaluated, score_hands per setting):"
         f" median {plain * 1e3:,.0f} ms  ({plain / fast:,.0f}x the fast review)"
     )
+
+    print(f"whole-deal review (review_request), {WHOLE_DEALS} four-player deals per preset:")
+    for preset in ("standard", "classic-1-6", "classic-2-4", "mau-binh-south", "mau-binh-north"):
+        requests = [random_request(rng, preset) for _ in range(WHOLE_DEALS)]
+        review_request(requests[0])
+        deal_times = []
+        for request in requests:
+            start = time.perf_counter()
+            review_request(request)
+            deal_times.append(time.perf_counter() - start)
+        median = statistics.median(deal_times)
+        print(f"  {preset:<16} median {median * 1e3:6.1f} ms a deal: {1 / median:5.0f} deals/s")
 
     arrange_times = []
     for _ in range(ARRANGE_HANDS):

@@ -5,6 +5,8 @@
    shared 2-core machine swings; compare the ratio).
 2. Scoring a four-player deal from card strings to per-pair units (median, p95).
 3. ``manage.py score --lines`` on 10,000 four-player deals, end to end.
+4. Batch evaluation from card strings (``games.engine.batch.evaluate_texts``) against
+   treys turning the same strings into cards and evaluating them, in the same run.
 """
 
 from __future__ import annotations
@@ -95,6 +97,34 @@ def bench_evaluator(rng: random.Random) -> None:
         f"  ratio ours/treys evaluate()     "
         f"{rate['ours, for loop'] / rate['treys evaluate(2+3), for loop']:6.2f}x"
     )
+
+
+def bench_batch(rng: random.Random) -> None:
+    """Hands from their text to strengths: ours in one call, treys one hand at a time."""
+    import treys
+
+    from games.engine.batch import evaluate_texts
+
+    texts = [cards_text(rng.sample(DECK, 5)) for _ in range(HANDS)]
+    evaluator = treys.Evaluator()
+    new = treys.Card.new
+
+    def ours() -> None:
+        evaluate_texts(texts)
+
+    def theirs() -> None:
+        for text in texts:
+            cards = [new(token) for token in text.split()]
+            evaluator.evaluate(cards[:2], cards[2:])
+
+    best: dict[str, float] = {}
+    for _ in range(ROUNDS):  # interleaved, as above
+        for name, run in (("ours", ours), ("treys", theirs)):
+            best[name] = min(best.get(name, float("inf")), best_time(run, 1))
+    print(f"batch evaluation from card strings, {HANDS:,} five-card hands, best of {ROUNDS}")
+    print(f"  evaluate_texts (one call)        {HANDS / best['ours'] / 1e6:6.2f} M hands/s")
+    print(f"  treys Card.new + evaluate, loop  {HANDS / best['treys'] / 1e6:6.2f} M hands/s")
+    print(f"  ratio ours/treys                 {best['treys'] / best['ours']:6.1f}x")
 
 
 def random_request(rng: random.Random, preset: str = "classic-1-6") -> dict[str, Any]:
@@ -188,6 +218,7 @@ def main() -> None:
         f" sum(range(100)) takes {machine_speed():.2f} us"
     )
     bench_evaluator(rng)
+    bench_batch(rng)
     bench_deal(rng)
     bench_command(rng)
 

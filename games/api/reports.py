@@ -103,10 +103,10 @@ def session_settlement(request: Request, pk: int) -> Response:
 )
 @api_view(["GET"])
 @renderer_classes([JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
-def group_ledger(request: Request, pk: int) -> Response:
+def group_ledger(request: Request, pk: int) -> Response | StreamingHttpResponse:
     """One player against each opponent, deal by deal, with running balances: over one
     session or a date range of sessions. ``?format=csv`` gives one row per deal per
-    opponent."""
+    opponent. JSON and CSV are written as the rows are read (streamed)."""
     group = user_group(request, pk)
     query = validated(LedgerQuery, request.query_params)
     player = group.players.filter(pk=query["player"]).first()
@@ -124,11 +124,20 @@ def group_ledger(request: Request, pk: int) -> Response:
         "date_from": query.get("date_from"),
         "date_to": query.get("date_to"),
     }
-    if request.accepted_renderer.format == CSVRenderer.format:
+    renderer = request.accepted_renderer.format
+    if renderer == CSVRenderer.format:
         filename = f"ledger-{group.pk}-{file_part(player.name)}.csv"
-        return Response(
-            reports.opponent_ledger_csv(group, player, **options),
-            headers={"Content-Disposition": content_disposition_header(True, filename)},
+        pieces = reports.opponent_ledger_csv_stream(group, player, **options)
+        response = StreamingHttpResponse(
+            (piece.encode() for piece in pieces), content_type="text/csv; charset=utf-8"
+        )
+        response["Content-Disposition"] = content_disposition_header(True, filename)
+        return response
+    if renderer == JSONRenderer.format:
+        # Written as it is read: a ledger of any length in little memory.
+        pieces = reports.opponent_ledger_stream(group, player, **options)
+        return StreamingHttpResponse(
+            (piece.encode() for piece in pieces), content_type="application/json"
         )
     return Response(reports.jsonable(reports.opponent_ledger(group, player, **options)))
 

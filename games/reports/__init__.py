@@ -14,9 +14,15 @@ from games.reports.ledger import (
     running_totals,
     transfers,
 )
-from games.reports.opponents import LEDGER_CSV_HEADER, opponent_ledger, opponent_ledger_csv
+from games.reports.opponents import (
+    LEDGER_CSV_HEADER,
+    opponent_ledger,
+    opponent_ledger_csv,
+    opponent_ledger_csv_stream,
+    opponent_ledger_stream,
+)
 from games.reports.standings import group_standings
-from games.reports.summary import session_summary, settlement
+from games.reports.summary import session_opponents, session_summary, settlement
 
 __all__ = [
     "LEDGER_CSV_HEADER",
@@ -27,8 +33,11 @@ __all__ = [
     "jsonable",
     "opponent_ledger",
     "opponent_ledger_csv",
+    "opponent_ledger_csv_stream",
+    "opponent_ledger_stream",
     "pair_matrix",
     "running_totals",
+    "session_opponents",
     "session_summary",
     "settlement",
     "transfers",

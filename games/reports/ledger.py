@@ -12,7 +12,18 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db.models import Case, DecimalField, F, QuerySet, Sum, Value, When
+from django.db.models import (
+    Case,
+    DecimalField,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    Max,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
 from games.models import LedgerEntry, Session
@@ -102,14 +113,10 @@ def pair_matrix(session: Session, pairs: PairSums | None = None) -> dict[str, di
     return matrix
 
 
-def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decimal]]]:
-    """After each active deal, in deal order: its number and every seated player's
-    cumulative ``field`` ("units" or "money"), in seat order.
-
-    The database sums each deal's rows into one row per deal, a column per player.
-    """
+def _player_columns(session: Session, field: str) -> dict[str, Sum]:
+    """A ``Sum`` per seated player (``p<id>``) of ``field`` won by that player, seat order."""
     amount = DecimalField(max_digits=14, decimal_places=4)
-    columns = {
+    return {
         f"p{pk}": Sum(
             Case(
                 When(player_a_id=pk, then=F(field)),
@@ -120,6 +127,15 @@ def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decim
         )
         for pk in session.seat_names()
     }
+
+
+def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decimal]]]:
+    """After each active deal, in deal order: its number and every seated player's
+    cumulative ``field`` ("units" or "money"), in seat order.
+
+    The database sums each deal's rows into one row per deal, a column per player.
+    """
+    columns = _player_columns(session, field)
     rows = (
         session_ledger(session)
         .values("deal__number")
@@ -131,6 +147,56 @@ def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decim
     for number, *deltas in rows:
         totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
         yield number, totals
+
+
+class Runs(NamedTuple):
+    """A session's ledger summed run by run: see ``running_points``."""
+
+    step: int
+    points: list[tuple[int, list[Decimal]]]
+    pairs: PairSums
+
+
+def running_points(session: Session, points: int) -> Runs:
+    """At most ``points`` of the running units, for a chart of a session of any length,
+    and the session's ``pair_sums``, from one pass over its ledger rows.
+
+    The deals are cut into runs of ``step`` consecutive numbers (1 while the session has
+    at most ``points`` deals); the database sums each run's rows pair by pair, so what it
+    sends back is at most ``points`` x pairs rows however long the session. Each point is
+    the last active deal number of its run and every seated player's cumulative units
+    after it, in seat order.
+    """
+    last = session.last_deal_number
+    step = max(1, -(-last // points))
+    run = ExpressionWrapper((F("deal__number") - 1) / step, output_field=IntegerField())
+    rows = (
+        session_ledger(session)
+        .annotate(run=run)
+        .values_list("run", "player_a_id", "player_b_id")
+        .annotate(upto=Max("deal__number"), u=Sum("units"), m=Sum("money"))
+        .order_by("run")
+    )
+    seat = {pk: k for k, pk in enumerate(session.seat_names())}
+    totals = [ZERO] * len(seat)
+    pairs: PairSums = {}
+    out: list[tuple[int, list[Decimal]]] = []
+    current, last_number = None, 0
+    for at, a, b, upto, units, money in rows:
+        if at != current:
+            if current is not None:
+                out.append((last_number, list(totals)))
+            current, last_number = at, upto
+        last_number = max(last_number, upto)
+        totals[seat[a]] += units
+        totals[seat[b]] -= units
+        if a > b:
+            a, b, units, money = b, a, -units, -money
+        old = pairs.get((a, b), NOTHING)
+        pairs[(a, b)] = Amounts(old.units + units, old.money + money)
+    if current is not None:
+        out.append((last_number, list(totals)))
+    return Runs(step, out, pairs)
 
 
 def running_totals(session: Session) -> list[RunningTotal]:

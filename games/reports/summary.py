@@ -6,7 +6,8 @@ from each deal's stored tally. Void deals are left out of every total and listed
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -17,6 +18,7 @@ from games.models import Deal, ReviewLine, Session
 from games.reports import ledger
 
 ZERO = Decimal(0)
+CHUNK = 2000
 
 
 def _no_counts(names: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -40,9 +42,12 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
     tallied from its result."""
     counts = _no_counts(names)
     active = session.deals.filter(status=Deal.Status.ACTIVE).order_by()
-    tallies: list[Any] = list(active.filter(tally__isnull=False).values_list("tally", flat=True))
+    # Read through a cursor, a chunk at a time: memory stays flat however long the session.
+    stored = active.filter(tally__isnull=False).values_list("tally", flat=True)
     older = active.filter(tally__isnull=True).values_list("result", flat=True)
-    tallies.extend(tally(result) for result in older)
+    tallies: Iterator[Any] = itertools.chain(
+        stored.iterator(CHUNK), (tally(result) for result in older.iterator(CHUNK))
+    )
     for deal in tallies:
         for name, mine in deal.items():
             total = counts.get(name)
@@ -55,7 +60,7 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
     return counts
 
 
-def session_summary(session: Session) -> dict[str, Any]:
+def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]:
     """Totals, pair matrix, counts per player and the running total after each active deal.
 
     ``players`` (seat order): ``units`` and ``money`` (sums of ledger rows), ``deals``
@@ -67,7 +72,8 @@ def session_summary(session: Session) -> dict[str, Any]:
     ``units_missed`` (per player) adds up what the arrangement review of each active deal
     says the player left on the table; ``reviewed_deals`` tells how many of the ``deals``
     have their review yet (it is computed in the background after each deal).
-    A fixed handful of queries, whatever the number of deals.
+    A fixed handful of queries, whatever the number of deals. ``running=False`` leaves
+    out ``running`` (one row per deal), for a page that does not show it.
     """
     name_of = session.seat_names()
     names = list(name_of.values())
@@ -86,10 +92,11 @@ def session_summary(session: Session) -> dict[str, Any]:
     if deals["void"]:
         void = list(session.deals.filter(status=Deal.Status.VOID).values_list("number", flat=True))
     counts = _counts(session, names)
-    running = [
-        {"deal": number, "units": dict(zip(names, totals, strict=True))}
-        for number, totals in ledger.running_sums(session, "units")
-    ]
+    if running:
+        running_units = [
+            {"deal": number, "units": dict(zip(names, totals, strict=True))}
+            for number, totals in ledger.running_sums(session, "units")
+        ]
 
     missed = _units_missed(session)
     players = []
@@ -111,8 +118,7 @@ def session_summary(session: Session) -> dict[str, Any]:
         "void_deals": sorted(void),
         "players": players,
         "pairs": matrix,
-        "running": running,
-    }
+    } | ({"running": running_units} if running else {})
 
 
 def _units_missed(session: Session) -> dict[int, Decimal]:
@@ -141,4 +147,30 @@ def settlement(session: Session) -> dict[str, Any]:
         "net": net,
         "fewest_transfers": listed(ledger.transfers(session, pairs=pairs)),
         "pair_by_pair": listed(ledger.transfers(session, pair_by_pair=True, pairs=pairs)),
+    }
+
+
+def session_opponents(session: Session) -> dict[str, list[dict[str, Any]]]:
+    """Each seated player's net ``units`` and ``money`` against each opponent over the
+    session's active deals, with the number of ``deals`` they played together; by name,
+    seat order, opponents by name. One query, whatever the number of deals."""
+    name_of = session.seat_names()
+    rows = (
+        ledger.session_ledger(session)
+        .values_list("player_a_id", "player_b_id")
+        .annotate(u=Sum("units"), m=Sum("money"), n=Count("pk"))
+        .order_by()
+    )
+    against: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in name_of.values()}
+    for a, b, units, money, deals in rows:
+        for me, other, sign in ((a, b, 1), (b, a, -1)):
+            entry = against[name_of[me]].setdefault(
+                name_of[other], {"name": name_of[other], "units": ZERO, "money": ZERO, "deals": 0}
+            )
+            entry["units"] += sign * units
+            entry["money"] += sign * money
+            entry["deals"] += deals
+    return {
+        name: sorted(opponents.values(), key=lambda entry: entry["name"])
+        for name, opponents in against.items()
     }

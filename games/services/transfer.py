@@ -88,10 +88,15 @@ def export_group(group: Group) -> dict[str, Any]:
 
 
 def export_stream(group: Group) -> Iterator[str]:
-    """``dumps(export_group(group))``, in pieces, reading the database as it goes."""
+    """``dumps(export_group(group))``, in pieces, reading the database as it goes. The
+    first piece is the group's settings alone, sent before any deal is read."""
+    parts = _export_pieces(group)
+    first = next(parts, None)
+    if first is not None:
+        yield first
     pieces: list[str] = []
     size = 0
-    for piece in _export_pieces(group):
+    for piece in parts:
         pieces.append(piece)
         size += len(piece)
         if size >= STREAM_PIECE:

@@ -5,35 +5,29 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import reports, services
-from games.engine import Rules, ScoreError
-from games.engine.cards import parse_cards
-from games.engine.games import GAMES, player_hands
+from games.engine import ScoreError
 from games.engine.rules import PRESETS
-from games.models import Deal, Membership, Session
+from games.models import Session
 from games.present import (
     GAME_NAMES,
-    capitalised,
-    card_faces,
     game_name,
     money_in,
-    natural_name,
     signed,
     units,
 )
 from games.services.names import file_part
-from games.web.common import group_for, seat_names, session_for, session_rules, user_of
+from games.web.common import group_for, session_for, session_rules, user_of
 
 
 @login_required
@@ -95,157 +89,6 @@ def session_new(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/session_new.html", context, status=400 if errors else 200)
 
 
-def _deal_rows(session: Session, names: Sequence[str], rules: Rules) -> list[dict[str, Any]]:
-    """Every deal with each seat's units and marks, its revisions, newest first."""
-    rows = []
-    deals = session.deals.prefetch_related("revisions__changed_by").order_by("-number")
-    for deal in deals:
-        result_players = {p["name"]: p for p in deal.result["players"]}
-        cells = []
-        for name in names:
-            p = result_players.get(name)
-            if p is None:
-                cells.append({"units": "", "note": "sat out"})
-                continue
-            naturals = [hand["natural"] for hand in player_hands(p) if hand.get("natural")]
-            note = ""
-            if p.get("fouled"):
-                note = "foul"
-            elif p.get("surrendered"):
-                note = "surrender"
-            elif naturals:
-                note = ", ".join(capitalised(natural_name(n, rules)) for n in naturals)
-            elif "cards_left" in p:
-                note = f"{p['cards_left']} left"
-            cells.append({"units": signed(Decimal(p["units"])), "note": note})
-        revisions = [
-            {
-                "version": rev.version,
-                "action": rev.action,
-                "reason": rev.reason,
-                "by": rev.changed_by.get_username() if rev.changed_by else "",
-                "at": rev.changed_at,
-                "units": ", ".join(
-                    f"{p['name']} {signed(Decimal(p['units']))}" for p in rev.result["players"]
-                ),
-            }
-            for rev in deal.revisions.all()
-        ]
-        rows.append({"deal": deal, "cells": cells, "revisions": revisions})
-    return rows
-
-
-PAIR_KINDS = {
-    "rows": "",
-    "foul": "foul",
-    "surrender": "surrender",
-    "natural": "natural",
-    "cards": "cards left",
-    "none": "",
-}
-
-
-def _last_pairs(session: Session, names: Sequence[str]) -> tuple[Deal | None, list[dict[str, str]]]:
-    """The last active deal pair by pair, each told from the winner's side, in seat order."""
-    deal = session.deals.filter(status=Deal.Status.ACTIVE).order_by("-number").first()
-    if deal is None:
-        return None, []
-    seat = {name: k for k, name in enumerate(names)}
-    pairs = []
-    for pair in deal.result["pairs"]:
-        a, b = sorted(pair["players"], key=lambda name: seat.get(name, 0))
-        won = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
-        detail = PAIR_KINDS.get(pair.get("kind", ""), "")
-        if pair.get("scoop"):
-            detail = "scoop"
-        if won < 0:
-            text = f"{b} wins {units(-won)} from {a}"
-        elif won > 0:
-            text = f"{a} wins {units(won)} from {b}"
-        else:
-            text = f"{a} and {b} are even"
-        pairs.append({"a": a, "b": b, "text": text, "units": signed(won), "detail": detail})
-    return deal, pairs
-
-
-def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
-    """How each player of the deal could have set their cards, for the page (its review)."""
-    if deal is None:
-        return None
-    review = deal.review
-    if review is None or review.get("version") != deal.version:
-        return {"pending": True, "players": []}
-    players = []
-    for line in review["players"]:
-        if not line["reviewed"]:
-            players.append({"name": line["name"], "reason": line["reason"]})
-            continue
-        missed = Decimal(line["units_missed"])
-        if line["declare"] == "natural":
-            how = f"declare {natural_name(line['natural'], rules)}"
-        elif line["declare"] == "surrender":
-            how = "surrender"
-        else:
-            how = ""
-        rows = [
-            card_faces(parse_cards(line["best"][row], row, row))
-            for row in ("front", "middle", "back")
-        ]
-        players.append(
-            {
-                "name": line["name"],
-                "missed": units(missed),
-                "best": signed(Decimal(line["best_units"])),
-                "actual": signed(Decimal(line["actual_units"])),
-                "how": how,
-                "rows": [] if how else rows,
-                "fouled": line["nearest_legal"] is not None,
-            }
-        )
-    return {"pending": False, "reason": review["reason"], "players": players}
-
-
-@login_required
-@require_GET
-def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The scoreboard: running totals, the last deal pair by pair, every deal with history."""
-    session, role = session_for(request, pk)
-    names = seat_names(session)
-    rules = session_rules(session)
-    summary = reports.session_summary(session)
-    running = [
-        {"deal": row["deal"], "units": [signed(row["units"][n]) for n in names]}
-        for row in summary["running"]
-    ]
-    totals = [
-        {
-            "name": p["name"],
-            "units": signed(p["units"]),
-            "money": money_in(p["money"], summary["currency"]),
-            "sign": (p["units"] > 0) - (p["units"] < 0),
-        }
-        for p in summary["players"]
-    ]
-    last, pairs = _last_pairs(session, names)
-    fantasy = services.fantasyland(session) if GAMES[session.game].has_fantasyland else {}
-    context = {
-        "session": session,
-        "group": session.group,
-        "role": role,
-        "is_owner": role == Membership.Role.OWNER,
-        "names": names,
-        "running": running,
-        "totals": totals,
-        "last": last,
-        "pairs": pairs,
-        "review": _review(last, rules),
-        "deals": _deal_rows(session, names, rules),
-        "fantasy": fantasy,
-        "game_name": game_name(rules),
-    }
-    return render(request, "web/session_detail.html", context)
-
-
 @login_required
 @require_POST
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
@@ -271,7 +114,7 @@ def _job_urls(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[st
 def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's end: totals, who pays whom, each player's ledger against each opponent."""
     session, role = session_for(request, pk)
-    summary = reports.session_summary(session)
+    summary = reports.session_summary(session, running=False)
     currency = summary["currency"]
     settle = reports.settlement(session)
     players = [
@@ -284,25 +127,23 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for p in summary["players"]
     ]
-    seated = {seat.player_id: seat.player for seat in session.seats.select_related("player")}
-    ledgers = []
-    for p in summary["players"]:
-        ledger = reports.opponent_ledger(session.group, seated[p["id"]], session=session)
-        ledgers.append(
-            {
-                "name": p["name"],
-                "id": p["id"],
-                "opponents": [
-                    {
-                        "name": o["name"],
-                        "units": signed(o["units"]),
-                        "money": money_in(o["money"], currency),
-                        "deals": len(o["deals"]),
-                    }
-                    for o in ledger["opponents"]
-                ],
-            }
-        )
+    against = reports.session_opponents(session)
+    ledgers = [
+        {
+            "name": p["name"],
+            "id": p["id"],
+            "opponents": [
+                {
+                    "name": o["name"],
+                    "units": signed(o["units"]),
+                    "money": money_in(o["money"], currency),
+                    "deals": o["deals"],
+                }
+                for o in against[p["name"]]
+            ],
+        }
+        for p in summary["players"]
+    ]
 
     def transfers(items: list[dict[str, Any]]) -> list[dict[str, str]]:
         return [
@@ -331,12 +172,14 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def ledger_csv(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
+def ledger_csv(request: HttpRequest, pk: int, player_pk: int) -> StreamingHttpResponse:
     """One player's ledger against each opponent for this session, as CSV."""
     session, _ = session_for(request, pk)
     seat = get_object_or_404(session.seats.select_related("player"), player_id=player_pk)
-    text = reports.opponent_ledger_csv(session.group, seat.player, session=session)
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    pieces = reports.opponent_ledger_csv_stream(session.group, seat.player, session=session)
+    response = StreamingHttpResponse(
+        (piece.encode() for piece in pieces), content_type="text/csv; charset=utf-8"
+    )
     filename = f"session-{session.pk}-{file_part(seat.name)}.csv"
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response

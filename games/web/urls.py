@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.web import deals, groups, sessions
+from games.web import deals, groups, scoreboard, sessions
 
 app_name = "web"
 
@@ -19,7 +19,7 @@ urlpatterns = [
     path("groups/<int:pk>/rules/", groups.group_rules, name="rules"),
     path("groups/<int:pk>/stakes/", groups.group_stakes, name="stakes"),
     path("groups/<int:pk>/sessions/new/", sessions.session_new, name="session-new"),
-    path("sessions/<int:pk>/", sessions.session_detail, name="session"),
+    path("sessions/<int:pk>/", scoreboard.session_detail, name="session"),
     path("sessions/<int:pk>/deal/", deals.deal_new, name="deal"),
     path("sessions/<int:pk>/deal/preview/", deals.deal_preview, name="deal-preview"),
     path("sessions/<int:pk>/deals/<int:number>/edit/", deals.deal_edit, name="deal-edit"),

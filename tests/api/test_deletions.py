@@ -4,6 +4,7 @@ Alice owns the Friday club, Bob is a member (403 where owners decide), Mallory i
 outsider (404). Whatever has history answers 409 and stays.
 """
 
+import json
 from decimal import Decimal
 from urllib.parse import quote
 
@@ -15,6 +16,7 @@ from games import services
 from games.models import Deal, Group, PairStake, Player, Session
 from tests.api.conftest import API
 from tests.services.hands import deal
+from tests.streamed import streamed
 
 
 @pytest.fixture
@@ -123,8 +125,9 @@ def test_a_rename_leaves_an_earlier_nights_reports_alone(
     session = as_bob.get(f"{API}/sessions/{played.pk}/").json()
     assert session["players"] == ["Ann", "Bob", "Cy", "Di"]  # as they sat down
     ledger = as_bob.get(f"{API}/groups/{played.group_id}/ledger/?player={players['Ann'].pk}")
-    assert ledger.json()["player"]["name"] == "Annie"
-    assert ledger.json()["units"] == "-6"
+    body = json.loads(streamed(ledger))
+    assert body["player"]["name"] == "Annie"
+    assert body["units"] == "-6"
 
 
 def test_owners_delete_a_pair_stake(

@@ -17,6 +17,13 @@ from tests.api.conftest import API, client_for
 from tests.api.test_night_api import play, start
 from tests.reports.test_reports import ANN_V_BOB, D
 from tests.services.test_night import RUNNING
+from tests.streamed import streamed
+
+
+def streamed_json(response: Any) -> Any:
+    """The JSON of an answer written as it is read."""
+    assert response.status_code == 200
+    return json.loads(streamed(response))
 
 
 def test_summary(night: Session, bob_user: User) -> None:
@@ -54,7 +61,7 @@ def test_settlement(night: Session, bob_user: User) -> None:
 def test_ledger_as_json(night: Session, next_night: Session, group: Group, bob_user: User) -> None:
     ann = group.players.get(name="Ann")
     url = f"{API}/groups/{group.pk}/ledger/?player={ann.pk}&session={night.pk}"
-    body = client_for(bob_user).get(url).json()
+    body = streamed_json(client_for(bob_user).get(url))
 
     bob = body["opponents"][0]
     assert bob["name"] == "Bob"
@@ -63,7 +70,7 @@ def test_ledger_as_json(night: Session, next_night: Session, group: Group, bob_u
     assert (body["units"], body["money"]) == ("7.5", "3.75")
 
     later = f"{API}/groups/{group.pk}/ledger/?player={ann.pk}&date_from={next_night.date}"
-    assert client_for(bob_user).get(later).json()["money"] == "-13"
+    assert streamed_json(client_for(bob_user).get(later))["money"] == "-13"
 
 
 def test_ledger_as_csv(night: Session, group: Group, bob_user: User) -> None:
@@ -74,14 +81,14 @@ def test_ledger_as_csv(night: Session, group: Group, bob_user: User) -> None:
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == f'attachment; filename="ledger-{group.pk}-Ann.csv"'
-    text = response.content.decode()
+    text = streamed(response).decode()
     assert text == reports.opponent_ledger_csv(group, ann)
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][:2] == ["player", "opponent"]
     assert rows[1][-4:] == ["-6", "-3", "-6", "-3"]
     accept = client_for(bob_user).get(url.replace("&format=csv", ""), HTTP_ACCEPT="text/csv")
     assert accept["Content-Type"] == "text/csv; charset=utf-8"
-    assert accept.content.decode() == text
+    assert streamed(accept).decode() == text
 
 
 @pytest.mark.parametrize(
@@ -127,7 +134,7 @@ def test_export_then_import_into_an_empty_group(
     response: Any = client_for(bob_user).get(f"{API}/groups/{group.pk}/export/")
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="group-{group.pk}.json"'
-    exported = json.loads(b"".join(response.streaming_content))
+    exported = json.loads(streamed(response))
     empty = services.create_group(ann_user, "Restored", "EUR", 1, "standard")
     services.add_member(empty, bob_user, "member", by=ann_user)
     url = f"{API}/groups/{empty.pk}/import/"
@@ -204,5 +211,5 @@ def test_the_night_entered_through_the_api_reports_the_hand_worked_numbers(
     assert [t["amount"] for t in settlement["fewest_transfers"]] == ["4.75", "2.5", "1.25"]
     ann = players["Ann"].pk
     ledger = as_bob.get(f"{API}/groups/{group.pk}/ledger/?player={ann}&format=csv")
-    rows = list(csv.reader(io.StringIO(ledger.content.decode())))
+    rows = list(csv.reader(io.StringIO(streamed(ledger).decode())))
     assert [(int(r[4]), r[6], r[8]) for r in rows[1:12]] == ANN_V_BOB

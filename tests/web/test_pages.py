@@ -13,6 +13,7 @@ from games import services
 from games.models import Deal, Group, Player, RuleSet, Session
 from games.present import signed
 from tests.services.hands import HANDS, fouled
+from tests.streamed import streamed
 from tests.web.conftest import PASSWORD
 from tests.web.forms import deal_form
 
@@ -385,7 +386,7 @@ def test_csv_ledger_of_one_player(
     as_bob.post(f"/sessions/{session.pk}/deal/", deal_form(Ann="A", Bob="B", Cy="C", Di="D"))
     response = as_bob.get(f"/sessions/{session.pk}/ledger/{players['Ann'].pk}.csv")
     assert response["Content-Type"].startswith("text/csv")
-    lines = response.content.decode().splitlines()
+    lines = streamed(response).decode().splitlines()
     assert lines[0].startswith("player,opponent,session")
     assert lines[1].startswith(f"Ann,Bob,{session.pk},") and ",-6,-3," in lines[1]
 

@@ -1,0 +1,245 @@
+"""Growth benchmark: what a page or a report costs as a session grows to 1,000, 10,000 and
+50,000 deals (prints figures, asserts nothing).
+
+Builds a throw-away database (as benchmarks/ledger.py does: SQLite in a temporary file, or
+a database of its own on the PostgreSQL server DATABASE_URL names, dropped afterwards) with
+one group of four and one session, grown to each size in turn with random classic-1-6 deals
+scored by the engine and bulk inserted with their ledger rows and made-up review lines (one
+deal in a hundred void). At each size it asks, in this process, through Django's test
+clients: the scoreboard page, the session-end page, the API's summary, the group export
+and Ann's per-opponent ledger as JSON and CSV. Each is timed ROUNDS times (the median and
+the spread), then once more under tracemalloc for the peak of Python memory it took. A
+streamed answer also gives the time to its first piece. The issue's figures (issue 18,
+before this work) are printed beside.
+
+GROWTH_SIZES=1000,10000 picks other sizes, GROWTH_ROUNDS the rounds, GROWTH_DATABASE the
+name of the throw-away PostgreSQL database, GROWTH_ONLY=ledger the figures whose name
+holds that text.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_databases, teardown_databases  # noqa: E402
+from engine import machine_speed, random_request  # noqa: E402
+from rest_framework.test import APIClient  # noqa: E402
+
+from games import services  # noqa: E402
+from games.engine import score_request  # noqa: E402
+from games.engine.tally import tally  # noqa: E402
+from games.models import Deal, LedgerEntry, ReviewLine, Session  # noqa: E402
+from games.services.deals import ledger_entries  # noqa: E402
+
+SIZES = [int(n) for n in os.environ.get("GROWTH_SIZES", "1000,10000,50000").split(",")]
+ROUNDS = int(os.environ.get("GROWTH_ROUNDS", "5"))
+NAMES = ("Ann", "Bob", "Cy", "Di")
+STAKES = {"unit_value": "0.5", "pairs": [{"players": ["Ann", "Bob"], "multiplier": "2"}]}
+
+# Issue 18's figures (PostgreSQL, before): what -> {deals: text}.
+BEFORE = {
+    "scoreboard": {1000: "0.7 s, 1.3 MB", 10000: "7.4 s, 12.8 MB, 360 MiB"},
+    "session end": {1000: "0.25 s (31 queries)", 10000: "1.4 s (API 0.57 s)"},
+    "export": {1000: "0.36 s", 10000: "5.3 s, 46 MB, 369 MiB peak"},
+    "ledger JSON": {1000: "50 ms", 10000: "0.46 s, 4 MB"},
+}
+
+
+def grow(session: Session, owner: User, upto: int, rng: random.Random) -> None:
+    """Adds deals to the session until it has ``upto``, with ledger rows and review lines."""
+    start = session.last_deal_number + 1
+    seated = session.seated()
+    players = list(session.group.players.order_by("pk"))
+    began = time.perf_counter()
+    for first in range(start, upto + 1, 2000):
+        deals = []
+        for number in range(first, min(first + 2000, upto + 1)):
+            request = {"players": random_request(rng)["players"], "stakes": STAKES}
+            result = score_request({"rules": session.rules, **request})
+            deals.append(
+                Deal(
+                    session=session,
+                    number=number,
+                    request=request,
+                    rules=session.rules,
+                    result=result,
+                    tally=tally(result),
+                    status=Deal.Status.VOID if number % 100 == 50 else Deal.Status.ACTIVE,
+                    created_by=owner,
+                    review={"reviewed": True, "reason": None, "players": [], "version": 1},
+                )
+            )
+        Deal.objects.bulk_create(deals, batch_size=500)
+        LedgerEntry.objects.bulk_create(
+            (
+                entry
+                for deal in deals
+                if deal.status == Deal.Status.ACTIVE
+                for entry in ledger_entries(deal, deal.result, seated)
+            ),
+            batch_size=2000,
+        )
+        ReviewLine.objects.bulk_create(
+            (
+                ReviewLine(deal=deal, player=player, units_missed=rng.randrange(0, 13))
+                for deal in deals
+                for player in players
+            ),
+            batch_size=2000,
+        )
+    Session.objects.filter(pk=session.pk).update(last_deal_number=upto)
+    session.refresh_from_db()
+    print(f"  (grew the session to {upto:,} deals in {time.perf_counter() - began:.1f} s)")
+
+
+def fetch(client: Client, url: str) -> tuple[float, float, int]:
+    """GET url: seconds to the first piece, seconds to the whole answer, its bytes."""
+    start = time.perf_counter()
+    answer: Any = client.get(url)
+    assert answer.status_code == 200, (url, answer.status_code)
+    if answer.streaming:
+        pieces = iter(answer.streaming_content)
+        size = len(next(pieces))
+        first = time.perf_counter() - start
+        size += sum(len(piece) for piece in pieces)
+    else:
+        size = len(answer.content)
+        first = time.perf_counter() - start
+    return first, time.perf_counter() - start, size
+
+
+class Figure:
+    def __init__(self, label: str, client: Client, url: str) -> None:
+        self.label, self.client, self.url = label, client, url
+
+    def measure(self) -> dict[str, Any]:
+        fetch(self.client, self.url)  # warm: the first request of a kind loads templates
+        runs = [fetch(self.client, self.url) for _ in range(ROUNDS)]
+        queries = []
+
+        def count(execute: Any, sql: str, *args: Any) -> Any:
+            queries.append(sql)
+            return execute(sql, *args)
+
+        # The test client clears the connection's query log as a request starts.
+        with connection.execute_wrapper(count):
+            fetch(self.client, self.url)
+        settings.DEBUG = False
+        tracemalloc.start()
+        tracemalloc.reset_peak()
+        fetch(self.client, self.url)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        walls = sorted(run[1] for run in runs)
+        return {
+            "first": statistics.median(run[0] for run in runs),
+            "median": statistics.median(walls),
+            "min": walls[0],
+            "max": walls[-1],
+            "bytes": runs[0][2],
+            "peak": peak,
+            "queries": len(queries),
+        }
+
+
+def size_text(size: float) -> str:
+    for unit, scale in (("MB", 1e6), ("KB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size:.0f} B"
+
+
+def main() -> None:
+    settings.DEBUG = False
+    db = connection.settings_dict
+    vendor = connection.vendor
+    scratch = tempfile.TemporaryDirectory()
+    if vendor == "sqlite":
+        db["TEST"]["NAME"] = os.path.join(scratch.name, "growth.sqlite3")
+    else:
+        db["TEST"]["NAME"] = os.environ.get("GROWTH_DATABASE", "scorekeeper_bench_growth")
+    load = os.getloadavg()[0]
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {vendor} database;"
+        f" sum(range(100)) takes {machine_speed():.2f} us; load {load:.2f}"
+    )
+    print(f"each figure: the median of {ROUNDS} rounds (min-max), in-process through Django")
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        owner = User.objects.create_user("bench")
+        group = services.create_group(owner, "Bench club", "EUR", "0.5", "classic-1-6")
+        seats = [services.add_player(group, name, by=owner) for name in NAMES]
+        services.set_pair_stake(group, seats[0], seats[1], 2, by=owner)
+        session = services.start_session(group, seats, owner)
+        web = Client(SERVER_NAME="127.0.0.1")
+        web.force_login(owner)
+        api = APIClient(SERVER_NAME="127.0.0.1")
+        api.force_authenticate(user=owner)
+        ann = seats[0].pk
+        figures = [
+            Figure("scoreboard", web, f"/sessions/{session.pk}/"),
+            Figure("session end", web, f"/sessions/{session.pk}/summary/"),
+            Figure("API summary", api, f"/api/v1/sessions/{session.pk}/summary/"),
+            Figure("export", api, f"/api/v1/groups/{group.pk}/export/"),
+            Figure("ledger JSON", api, f"/api/v1/groups/{group.pk}/ledger/?player={ann}"),
+            Figure("ledger CSV", api, f"/api/v1/groups/{group.pk}/ledger/?player={ann}&format=csv"),
+        ]
+        only = os.environ.get("GROWTH_ONLY", "")
+        figures = [figure for figure in figures if only in figure.label]
+        rng = random.Random(2026)
+        table: dict[str, dict[int, dict[str, Any]]] = {f.label: {} for f in figures}
+        for size in SIZES:
+            grow(session, owner, size, rng)
+            for figure in figures:
+                table[figure.label][size] = got = figure.measure()
+                print(
+                    f"  {size:>6,} deals  {figure.label:<12} median {got['median'] * 1000:7.0f} ms"
+                    f" ({got['min'] * 1000:.0f}-{got['max'] * 1000:.0f}), first piece"
+                    f" {got['first'] * 1000:6.0f} ms, {size_text(got['bytes']):>9},"
+                    f" peak {got['peak'] / 2**20:6.1f} MiB, {got['queries']} queries"
+                )
+        print()
+        print("| what | " + " | ".join(f"{size:,} deals" for size in SIZES) + " | before |")
+        print("|---|" + "---|" * (len(SIZES) + 1))
+        for label, by_size in table.items():
+            cells = [
+                f"{g['median'] * 1000:.0f} ms, {size_text(g['bytes'])}, {g['peak'] / 2**20:.1f} MiB"
+                + (f", first {g['first'] * 1000:.0f} ms" if g["first"] < g["median"] * 0.9 else "")
+                for g in by_size.values()
+            ]
+            before = "; ".join(f"{n:,}: {text}" for n, text in BEFORE.get(label, {}).items())
+            print(f"| {label} | " + " | ".join(cells) + f" | {before} |")
+        for size in SIZES if "session end" in table and "API summary" in table else ():
+            end, api_summary = table["session end"][size], table["API summary"][size]
+            print(
+                f"session end / API summary at {size:,} deals:"
+                f" {end['median'] / api_summary['median']:.2f}"
+            )
+    finally:
+        teardown_databases(old, verbosity=0)
+        scratch.cleanup()
+
+
+if __name__ == "__main__":
+    main()
