@@ -14,7 +14,7 @@ from typing import Any, Final
 from .cards import cards_text, parse_cards
 from .errors import ScoreError
 from .expected import Arrangement, Choice, _sample_hands, arrange_expected
-from .games import GAMES
+from .games import CRISS_CROSS, GAMES, descriptor_for
 from .request import parse_request
 from .review import Review, review
 from .rules import Rules, decimal_text
@@ -122,16 +122,14 @@ def review_request(request: object) -> dict[str, Any]:
     ``request`` is what the deal was scored from (``rules``, ``players``, ``stakes``), so
     the review is exactly as stored deals are scored; bad input raises ``ScoreError`` as
     scoring does. Only the 13-card game is reviewed: open-face rows are placed card by
-    card and Big Two is not set at all. A player who surrendered without showing their
+    card, Big Two is not set at all and Criss Cross (two hands each) is not reviewed. A player who surrendered without showing their
     cards has nothing to review. Units are the player's units for the whole deal.
     """
     deal = parse_request(request)
-    if not GAMES[deal.rules.game].reviewed:
-        return _not_reviewed(f"{deal.rules.game} deals are not reviewed")
-    # Never true (``deal.hands`` is a tuple, empty for Criss Cross), so a Criss Cross deal
-    # is answered "reviewed" with no players; kept as it was, to change only knowingly.
-    if deal.hands is None:
-        return _not_reviewed("criss cross deals are not reviewed")
+    game = descriptor_for(deal.rules)
+    if not game.reviewed:
+        name = "criss cross" if game is CRISS_CROSS else deal.rules.game
+        return _not_reviewed(f"{name} deals are not reviewed")
     players: list[dict[str, Any]] = []
     for k, hand in enumerate(deal.hands):
         if hand.rows is None:

@@ -145,7 +145,7 @@ CRISS_CROSS: Final = Descriptor(
     has_naturals=True,
     has_fantasyland=False,
     has_discards=False,
-    # Not reviewed (see arrange.review_request: it answers "reviewed" with no players).
+    # Not reviewed: arrange.review_request answers that it is not, with its reason.
     reviewed=False,
     hands_per_player=2,
     max_players=2,

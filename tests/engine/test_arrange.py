@@ -329,6 +329,12 @@ def test_review_request_reviews_every_player_who_showed_cards() -> None:
     # from Ann's trip sevens: a scoop is the best Bob can do, so he missed nothing.
     assert (bob["actual_units"], bob["units_missed"]) == ("8.5", "0")
 
+# The second 13-card deal of a Criss Cross table (its own deck).
+CROSSED = {
+    "Ann": {"front": "Qc Jc 9d", "middle": "8c 8d 8h As 2h", "back": "6c 6h 6s Th Td"},
+    "Bob": {"front": "4s 3h 3s", "middle": "Qd Qh Jh Js 9c", "back": "Ad Ah Ks Kh 9s"},
+}
+
 
 @pytest.mark.parametrize(
     ("request_", "reason"),
@@ -346,6 +352,16 @@ def test_review_request_reviews_every_player_who_showed_cards() -> None:
                 "players": [{"name": name, **rows} for name, rows in REVIEW_HANDS.items()],
             },
             "open-face deals are not reviewed",
+        ),
+        (
+            {
+                "rules": {"preset": "standard", "criss_cross": True},
+                "players": [
+                    {"name": "Ann", "hands": [REVIEW_HANDS["Ann"], CROSSED["Ann"]]},
+                    {"name": "Bob", "hands": [REVIEW_HANDS["Bob"], CROSSED["Bob"]]},
+                ],
+            },
+            "criss cross deals are not reviewed",
         ),
     ],
 )

@@ -457,6 +457,9 @@ def test_the_scoreboard_names_a_criss_cross_natural(
     board = as_bob.get(f"/sessions/{session.pk}/").content.decode()
     deals = board.split('id="deals"')[1]
     assert "Six pairs" in deals
+    # The last deal pair by pair tells each hand's settlement, naming the natural.
+    last = board.split('id="last-h"')[1].split("</section>")[0]
+    assert "hand 2: natural: six pairs" in last
 
 
 def test_a_false_natural_is_refused_beside_its_player(session: Session, as_bob: Client) -> None:
