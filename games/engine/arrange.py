@@ -122,8 +122,9 @@ def review_request(request: object) -> dict[str, Any]:
     ``request`` is what the deal was scored from (``rules``, ``players``, ``stakes``), so
     the review is exactly as stored deals are scored; bad input raises ``ScoreError`` as
     scoring does. Only the 13-card game is reviewed: open-face rows are placed card by
-    card, Big Two is not set at all and Criss Cross (two hands each) is not reviewed. A player who surrendered without showing their
-    cards has nothing to review. Units are the player's units for the whole deal.
+    card, Big Two is not set at all and Criss Cross (two hands each) is not reviewed. A
+    player who surrendered without showing their cards has nothing to review. Units are
+    the player's units for the whole deal.
     """
     deal = parse_request(request)
     game = descriptor_for(deal.rules)

@@ -254,6 +254,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for p in summary["players"]
     ]
     last, pairs = _last_pairs(session, names, rules)
+    closed = None if session.is_open else services.closed_at_target(session)
     fantasy = services.fantasyland(session) if GAMES[session.game].has_fantasyland else {}
     context = {
         "session": session,
@@ -266,6 +267,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "last": last,
         "pairs": pairs,
         "review": _review(last, rules),
+        "closed_at_target": closed,
         "deals": _deal_rows(session, names, rules),
         "fantasy": fantasy,
         "game_name": game_name(rules),

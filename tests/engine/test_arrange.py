@@ -329,6 +329,7 @@ def test_review_request_reviews_every_player_who_showed_cards() -> None:
     # from Ann's trip sevens: a scoop is the best Bob can do, so he missed nothing.
     assert (bob["actual_units"], bob["units_missed"]) == ("8.5", "0")
 
+
 # The second 13-card deal of a Criss Cross table (its own deck).
 CROSSED = {
     "Ann": {"front": "Qc Jc 9d", "middle": "8c 8d 8h As 2h", "back": "6c 6h 6s Th Td"},

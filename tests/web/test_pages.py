@@ -515,3 +515,14 @@ def test_the_scoreboard_shows_how_the_last_deal_could_have_been_set(
     summary = as_bob.get(f"/sessions/{session.pk}/summary/").content.decode()
     assert "1 of 1 deal reviewed" in summary
     assert f'<td class="num">{bob["units_missed"]}</td></tr>' in summary
+
+
+def test_the_scoreboard_says_why_big_two_closed_at_its_target(
+    group: Group, players: dict[str, Player], alice: User, as_bob: Client
+) -> None:
+    seats = [players[n] for n in ("Ann", "Bob")]
+    session = services.start_session(group, seats, alice, game="big-two", target_score=10)
+    form = {"p0-cards_left": "0", "p1-cards_left": "12"}  # Bob -12: past 10
+    saved = as_bob.post(f"/sessions/{session.pk}/deal/", form, follow=True)
+    note = saved.content.decode().split('id="closed-at-target"')[1].split("</p>")[0]
+    assert note == ">The session is closed: Bob lost 12, the target is 10."
