@@ -180,6 +180,12 @@ OPTIONS: Final[tuple[Option, ...]] = (
         whole=(13, 17),
     ),
     Option(
+        "pineapple",
+        "bool",
+        _OPEN_FACE,
+        "Pineapple: cards come three at a time, one of each three discarded (four a hand).",
+    ),
+    Option(
         "progressive",
         "bool",
         _OPEN_FACE,

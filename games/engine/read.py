@@ -16,6 +16,7 @@ from .errors import ScoreError
 from .games import GAMES, HANDS_FIELD, descriptor_for
 from .hands import Hand
 from .naturals import holds_natural
+from .openface import read_open_face
 from .ranking import five_card_evaluator
 from .rules import Rules
 from .tables import NATURALS
@@ -120,17 +121,8 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
         raise ScoreError(f"{who}: give all three rows or none", path)
     in_fantasyland = False
     discards: tuple[Card, ...] = ()
-    game = GAMES[rules.game]
-    if game.has_fantasyland:
-        in_fantasyland = entry.get("in_fantasyland", False)
-        if not isinstance(in_fantasyland, bool):
-            raise ScoreError(
-                f"{who}: in_fantasyland must be true or false", f"{path}.in_fantasyland"
-            )
-        if in_fantasyland and rules.fantasyland_cards is None:
-            raise ScoreError(f"{who}: these rules have no fantasy land", f"{path}.in_fantasyland")
-    if game.has_discards and entry.get("discards") is not None:
-        discards = parse_cards(entry["discards"], f"{who}, discards", f"{path}.discards")
+    if GAMES[rules.game].has_fantasyland:
+        in_fantasyland, discards = read_open_face(entry, who, path, rules)
         deck.add(discards, who, "discards", path)
     hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
     if (

@@ -78,6 +78,7 @@ class Rules:
     criss_cross: bool = False
     # Section 8a: open-face fantasy land (cards dealt in it; None: no fantasy land).
     fantasyland_cards: int | None = None
+    pineapple: bool = False  # three cards at a time, one discarded: four discards a hand
     progressive: bool = False
     # Section 10: Big Two.
     multipliers: tuple[tuple[int, Decimal], ...] = ()
@@ -124,7 +125,7 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "classic-1-6": {**_CLASSIC, "bonus": "1-6"},
     "classic-2-4": {**_CLASSIC, "bonus": "2-4"},
     "ofc": _OFC,
-    "pineapple": {**_OFC, "max_players": 3, "fantasyland_cards": 14},
+    "pineapple": {**_OFC, "max_players": 3, "fantasyland_cards": 14, "pineapple": True},
     "mau-binh-south": {**_MAU_BINH, "wheel": "second"},
     "mau-binh-north": {**_MAU_BINH, "wheel": "low"},
     "big-two": {"game": "big-two"},

@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.engine import Rules
 from games.engine.bigtwo import target_reached as engine_target_reached
 from games.engine.bigtwo import target_reason as engine_target_reason
-from games.engine.games import GAMES
+from games.engine.games import GAMES, descriptor_for
 from games.errors import HasHistory, ServiceError, SessionClosed
 from games.models import Deal, Group, Player, RuleSet, Session, SessionSeat
 from games.permissions import require_member
@@ -65,6 +65,14 @@ def start_session(
         rules = Rules.from_mapping(spec)
         if game is not None and rules.game != game:
             raise ServiceError(f"game: {game!r} does not match the rules ({rules.game})", "game")
+        played = descriptor_for(rules)
+        most = played.seats(rules)[1]
+        if len(players) > most:
+            called = played.display_name if rules.criss_cross else rules.preset
+            raise ServiceError(
+                f"players: the {called} rules allow at most {most} players, got {len(players)}",
+                "players",
+            )
         session = Session.objects.create(
             group=group,
             game=rules.game,

@@ -145,7 +145,7 @@ def request_players(
             if game.has_discards and entry.discards.strip():
                 player["discards"] = entry.discards
             if game.has_fantasyland and fantasy is not None:
-                player["in_fantasyland"] = entry.name in fantasy
+                player["in_fantasyland"] = fantasy.get(entry.name, False)  # cards dealt
         players.append(player)
     return players
 

@@ -46,6 +46,7 @@ EXPECTED_BY_GAME: dict[Game, set[str]] = {
         "surrender_cost",
         "max_players",
         "fantasyland_cards",
+        "pineapple",
         "progressive",
     },
     "big-two": {"max_players", "multipliers", "two_multiplier", "losers_settle", "target_score"},

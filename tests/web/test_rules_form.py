@@ -97,6 +97,12 @@ FORM_FIELDS: list[tuple[str, str, str, tuple[str, ...]]] = [
         "Cards dealt to a player in fantasy land (13-17); none turns fantasy land off.",
         (),
     ),
+    (
+        "pineapple",
+        "bool",
+        "Pineapple: cards come three at a time, one of each three discarded (four a hand).",
+        (),
+    ),
     ("progressive", "bool", "Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards.", ()),
     (
         "multipliers",
