@@ -134,9 +134,8 @@ def review_request(request: object) -> dict[str, Any]:
     players: list[dict[str, Any]] = []
     for k, hand in enumerate(deal.hands):
         if hand.rows is None:
-            players.append(
-                {"name": hand.name, "reviewed": False, "reason": "surrendered without cards"}
-            )
+            reason = "hand not shown" if hand.not_shown else "surrendered without cards"
+            players.append({"name": hand.name, "reviewed": False, "reason": reason})
             continue
         found = review(deal.hands, deal.rules, k)
         players.append(

@@ -40,7 +40,9 @@ Shape = Literal["rows", "crossed", "leftovers"]
 
 HANDS_FIELD: Final = "hands"  # where a Criss Cross entry (request or result) keeps its hands
 
-_HAND_FIELDS: Final = frozenset({"front", "middle", "back", "natural", "surrender"})
+_HAND_FIELDS: Final = frozenset(
+    {"front", "middle", "back", "natural", "surrender", "fouled", "royalties", "cards"}
+)
 _OPEN_FACE_FIELDS: Final = frozenset({"in_fantasyland", "discards"})
 
 

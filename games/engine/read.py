@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from .bigtwo import Leftover
 from .cards import Card, CardError, card_text, cards_text, parse_cards
+from .declared import declared_not_shown, declared_royalties, rows_from_cards
 from .errors import ScoreError
 from .games import GAMES, HANDS_FIELD, descriptor_for
 from .hands import Hand
@@ -93,11 +94,21 @@ def _names(players: Sequence[Any]) -> tuple[str, ...]:
 
 
 def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards) -> Hand:
-    """One 13-card hand: three rows, or a surrender, perhaps a declared natural."""
+    """One 13-card hand: three rows, or a surrender, perhaps a declared natural; or a hand
+    declared fouled without rows, or a natural given as its 13 cards (RULES 12)."""
+    if declared_not_shown(entry, who, path):
+        in_fantasyland = False
+        if GAMES[rules.game].has_fantasyland:
+            in_fantasyland = read_open_face(entry, who, path, rules).in_fantasyland
+        return Hand(who, None, in_fantasyland=in_fantasyland, not_shown=True)
     surrender = entry.get("surrender", False)
     natural = entry.get("natural")
     if surrender is not False or natural is not None:
         _check_declarations(surrender, natural, who, path, rules)
+    from_cards = rows_from_cards(entry, natural, who, path, rules)
+    if from_cards is not None:
+        deck.add(from_cards[1], who, "cards", path)
+        return Hand(who, from_cards[0], natural=str(natural))
     rows: list[tuple[Card, ...]] = []
     for row, size in _ROW_SIZES:
         text = entry.get(row)
@@ -134,7 +145,8 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
         raise ScoreError(
             f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
         )
-    return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards)
+    declared = declared_royalties(entry, hand_rows, who, path, rules)
+    return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards, declared=declared)
 
 
 def _check_declarations(

@@ -41,6 +41,8 @@ def _as_hands(deal: DealResult | Sequence[Hand]) -> tuple[Hand, ...]:
                 p.cards,
                 surrender=p.status == "surrendered",
                 natural=p.natural or p.false_natural,
+                not_shown=p.not_shown,
+                declared=tuple(k for k, r in enumerate(p.royalties) if r),
             )
             for p in deal.players
         )
@@ -51,7 +53,8 @@ def _with_setting(hands: Sequence[Hand], k: int, rows: Rows, **changes: object) 
     replaced = list(hands)
     replaced[k] = (
         hands[k]
-        ._replace(rows=rows, surrender=False, natural=None)
+        # Another setting is reviewed as declaring whatever royalties it holds.
+        ._replace(rows=rows, surrender=False, natural=None, not_shown=False, declared=(0, 1, 2))
         ._replace(
             **changes  # type: ignore[arg-type]
         )

@@ -69,12 +69,15 @@ class Rules:
     royalty_best_only: bool = False
     foul_penalty: Literal["sweep"] | Decimal = "sweep"
     foul_pays_royalties: bool = True
+    fouled_hand: Literal["forfeit", "played"] = "forfeit"  # section 12
+    royalties_declared: bool = False  # section 12: royalties count only on named rows
     surrender_cost: Decimal | None = None
     # Sections 5-6: the table and naturals.
     max_players: int = 4
     naturals: Mapping[str, Decimal | None] = field(default_factory=lambda: _NO_NATURALS)
     false_natural_penalty: Decimal | None = None
     natural_collects_from_surrendered: bool = True
+    natural_ranking: Literal["value", "order"] = "value"  # two naturals: by value or kind
     criss_cross: bool = False
     # Section 8a: open-face fantasy land (cards dealt in it; None: no fantasy land).
     fantasyland_cards: int | None = None
@@ -119,6 +122,7 @@ _MAU_BINH: Final[dict[str, Any]] = {
     "scoop_all_multiplier": _d(4),
     "naturals": NATURAL_TABLES["mau-binh"],
     "false_natural_penalty": _d(6),
+    "natural_ranking": "order",
 }
 PRESETS: Final[dict[str, dict[str, Any]]] = {
     "standard": {},

@@ -27,6 +27,7 @@ from .hands import (
 from .ranking import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS, TRIPS
 from .rules import Rules
 from .seats import _keep_best_royalties, _Seat, _seat, _Table, _table_for
+from .tables import NATURALS
 
 __all__ = [
     "ONE",
@@ -104,7 +105,12 @@ def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
                 won = pair.units
             else:
                 won, kind = _settle_special(table, a, b, scoops_all[i], scoops_all[j])
-                pair = PairResult((a.hand.name, b.hand.name), won, kind)
+                played = _played_foul(table, a, b) if kind == "foul" else None
+                if played is not None:
+                    won += played[0]
+                pair = PairResult(
+                    (a.hand.name, b.hand.name), won, kind, None if played is None else played[1]
+                )
             if won:
                 units[i] += won
                 units[j] -= won
@@ -151,6 +157,10 @@ def _settle_special(
         va = rules.naturals[a.natural] if a.natural else None
         vb = rules.naturals[b.natural] if b.natural else None
         if va is not None and vb is not None:
+            if rules.natural_ranking == "order":  # the Mau Binh table, highest first
+                assert a.natural is not None and b.natural is not None
+                ra, rb = NATURALS.index(a.natural), NATURALS.index(b.natural)
+                return (va if ra < rb else -vb if rb < ra else ZERO), "natural"
             return (va if va > vb else -vb if vb > va else ZERO), "natural"
         if va is not None:
             if sb == "surrendered" and not rules.natural_collects_from_surrendered:
@@ -192,6 +202,28 @@ def _foul_payment(table: _Table, live: _Seat, fouled: _Seat, scoops_all: bool) -
     if pays_royalties and rules.foul_pays_royalties:
         penalty += live.royalty_total
     return penalty
+
+
+def _played_foul(table: _Table, a: _Seat, b: _Seat) -> tuple[Decimal, tuple[int, int, int]] | None:
+    """``fouled_hand: "played"`` (RULES 12): after its penalty a fouled hand that was shown
+    still plays its rows as set against a live one, one unit a row plus the scoop or
+    majority bonus; no royalties, row values or scoop-all multiplier. Units won by ``a``."""
+    if table.rules.fouled_hand != "played":
+        return None
+    fouled = a if a.status == "fouled" else b
+    if fouled.hand.not_shown or fouled.false_natural is not None or fouled.hand.rows is None:
+        return None
+    if {a.status, b.status} != {"fouled", "live"}:
+        return None
+    rows = _play_rows(a, b)
+    wins_a, wins_b = rows.count(1), rows.count(-1)
+    units = Decimal(wins_a - wins_b)
+    bonus = table.rules.bonus
+    if bonus == "1-6" and 3 in (wins_a, wins_b):
+        units *= TWO
+    elif bonus == "2-4":
+        units += (wins_a > wins_b) - (wins_a < wins_b)
+    return units, rows
 
 
 def _settle_rows(
@@ -272,4 +304,5 @@ def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
         fantasyland,
         table.rules.wheel,
         table.lowball,
+        hand.not_shown,
     )

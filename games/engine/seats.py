@@ -97,6 +97,8 @@ def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
 
 
 def _seat(table: _Table, hand: Hand) -> _Seat:
+    if hand.not_shown:
+        return _Seat(hand, "fouled", (0, 0, 0), (0, 0, 0), [ZERO, ZERO, ZERO])
     if hand.surrender or hand.rows is None:
         return _Seat(hand, "surrendered", (0, 0, 0), (0, 0, 0), [ZERO, ZERO, ZERO])
     front, middle, back = hand.rows
@@ -129,6 +131,10 @@ def _seat(table: _Table, hand: Hand) -> _Seat:
             ZERO if table.lowball else table.royalty(1, m_raw),
             table.royalty(2, b),
         ]
+        if table.rules.royalties_declared:  # RULES 12: a royalty not declared does not count
+            seat.royalties = [
+                r if k in hand.declared else ZERO for k, r in enumerate(seat.royalties)
+            ]
     return seat
 
 

@@ -67,6 +67,18 @@ FORM_FIELDS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ),
     ("foul_pays_royalties", "bool", "A fouled player also pays opponents their royalties.", ()),
     (
+        "fouled_hand",
+        "choice",
+        "A fouled hand shown is forfeited, or after its penalty still played row by row.",
+        ("forfeit", "played"),
+    ),
+    (
+        "royalties_declared",
+        "bool",
+        "A royalty counts only on the rows the player declared before the reveal.",
+        (),
+    ),
+    (
         "surrender_cost",
         "number-or-none",
         "Units a surrendering player pays each opponent; none means surrender is not allowed.",
@@ -90,6 +102,12 @@ FORM_FIELDS: list[tuple[str, str, str, tuple[str, ...]]] = [
         "bool",
         "A natural collects its value from a surrendered player too (else the surrender cost).",
         (),
+    ),
+    (
+        "natural_ranking",
+        "choice",
+        "Two naturals: the higher value is paid, or the higher kind in the Mau Binh order.",
+        ("value", "order"),
     ),
     (
         "fantasyland_cards",
