@@ -110,7 +110,8 @@ def _deal_rows(session: Session, names: Sequence[str], rules: Rules) -> list[dic
             naturals = [hand["natural"] for hand in player_hands(p) if hand.get("natural")]
             note = ""
             if p.get("fouled"):
-                note = "foul"
+                shown = p.get("rows") is not None or HANDS_FIELD in p
+                note = "foul" if shown else "foul, not shown"
             elif p.get("surrendered"):
                 note = "surrender"
             elif naturals:
