@@ -461,3 +461,15 @@ def test_the_deal_that_reaches_the_target_says_the_session_is_closed_and_why(
     assert answer.json()["session_closed"] == "Di lost 33, the target is 30"
     night.refresh_from_db()
     assert night.status == Session.Status.CLOSED
+
+
+def test_a_hand_not_shown_is_recorded_as_a_foul(session: Session, as_bob: APIClient) -> None:
+    # classic-1-6: Ann's hand is not shown, so she pays each live opponent the foul penalty
+    # (3) plus its royalties; hands B, C and D hold no baseline royalty (C's middle trips
+    # and back full house earn nothing there), so 3 each: Ann -9.
+    players = deal(Bob="B", Cy="C", Di="D") + [{"name": "Ann", "fouled": True}]
+    answer = post_deal(as_bob, session, players)
+    assert answer.status_code == 201, answer.content
+    ann = next(p for p in answer.json()["result"]["players"] if p["name"] == "Ann")
+    assert (ann["units"], ann["fouled"], ann["rows"]) == ("-9", True, None)
+    assert Deal.objects.get().tally["Ann"]["fouls"] == 1
