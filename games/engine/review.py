@@ -79,13 +79,7 @@ def review(deal: DealResult | Sequence[Hand], rules: Rules, player_index: int) -
     actual = score_hands(hands, rules).players[player_index]
     others = [_seat(table, h) for k, h in enumerate(hands) if k != player_index]
     legal = h13.legal
-    if rules.royalty_best_only:
-        # Royalties then depend on every hand at the table: score each setting in full.
-        units = np.array(
-            [float(_exact(hands, rules, player_index, h13.setting(int(s)))) for s in legal]
-        )
-    else:
-        units = _table_units(table, h13.rows, others)
+    units = _table_units(table, h13.rows, others)
     top = int(legal[int(np.argmax(units))])
     best = h13.setting(top)
     best_units = _exact(hands, rules, player_index, best)

@@ -99,6 +99,8 @@ def _table_units(table: _Table, c: _Rowset, others: Sequence[_Seat]) -> Floats:
     n = len(others) + 1
     live = [o for o in others if o.status == "live"]
     rowsets = [_seat_rowset(table, o) for o in live]
+    if rules.royalty_best_only and table.has_royalties:
+        c, rowsets = _table_best_only(c, rowsets)
     outcomes = [_outcomes(c, o) for o in rowsets]
     two = 2.0
     scoop_all = rules.scoop_all_multiplier is not None and n == 4
@@ -160,3 +162,28 @@ def _best_royalties_only(c: _Rowset, o: _Rowset) -> tuple[_Rowset, _Rowset]:
         c._replace(r=(c_kept[0], c_kept[1], c_kept[2])),
         o._replace(r=(o_kept[0], o_kept[1], o_kept[2])),
     )
+
+
+def _table_best_only(c: _Rowset, fixed: Sequence[_Rowset]) -> tuple[_Rowset, list[_Rowset]]:
+    """``royalty_best_only`` at a whole table (``seats._keep_best_royalties`` over arrays):
+    in each row only the strongest qualifying live hand(s) keep their royalty. The fixed
+    hands' royalties become arrays, since whether they keep them depends on the candidate."""
+    c_kept: list[Floats] = []
+    o_kept: list[list[Floats]] = [[] for _ in fixed]
+    for row in range(3):
+        cv, cr = (c.f, c.m, c.b)[row], c.r[row]
+        values = [int((o.f, o.m, o.b)[row]) for o in fixed]
+        qualifies = [float(o.r[row]) > 0 for o in fixed]
+        best = max((v for v, q in zip(values, qualifies, strict=True) if q), default=None)
+        c_q = cr > 0
+        c_kept.append(np.where(c_q & (cv >= best), cr, 0.0) if best is not None else cr)
+        for k, o in enumerate(fixed):
+            rest = [
+                v for j, (v, q) in enumerate(zip(values, qualifies, strict=True)) if q and j != k
+            ]
+            if not qualifies[k] or (rest and values[k] < max(rest)):
+                o_kept[k].append(np.zeros(cv.shape))
+            else:
+                o_kept[k].append(np.where(c_q & (cv > values[k]), 0.0, float(o.r[row])))
+    kept = [o._replace(r=(r[0], r[1], r[2])) for o, r in zip(fixed, o_kept, strict=True)]
+    return c._replace(r=(c_kept[0], c_kept[1], c_kept[2])), kept

@@ -467,7 +467,7 @@ def test_a_hand_not_shown_is_recorded_as_a_foul(session: Session, as_bob: APICli
     # classic-1-6: Ann's hand is not shown, so she pays each live opponent the foul penalty
     # (3) plus its royalties; hands B, C and D hold no baseline royalty (C's middle trips
     # and back full house earn nothing there), so 3 each: Ann -9.
-    players = deal(Bob="B", Cy="C", Di="D") + [{"name": "Ann", "fouled": True}]
+    players = [*deal(Bob="B", Cy="C", Di="D"), {"name": "Ann", "fouled": True}]
     answer = post_deal(as_bob, session, players)
     assert answer.status_code == 201, answer.content
     ann = next(p for p in answer.json()["result"]["players"] if p["name"] == "Ann")

@@ -39,6 +39,10 @@ RULE_SPECS: tuple[Any, ...] = (
     {"preset": "classic-2-4", "middle": "lowball-2-7", "bonus": "none"},
     {"preset": "mau-binh-south", "foul_counts_as_scoop": True, "foul_penalty": "2"},
     {"preset": "classic-1-6", "scoop_all_multiplier": "3", "foul_pays_royalties": False},
+    # royalty_best_only compares the whole table (issue 17 item 10).
+    {"preset": "ofc", "royalty_best_only": True},
+    {"preset": "classic-1-6", "royalty_best_only": True},
+    {"preset": "mau-binh-north", "royalty_best_only": True},
 )
 # Quads, a full house and a pair: nothing else is sensible.
 OBVIOUS = "As Ad Ah Ac 2c Ks Kd Kh 7c 7d Qs Qd 3h"
