@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .cards import cards_text, parse_cards
+from .cards import Card, cards_text, parse_cards
 from .errors import ScoreError
 from .expected import Arrangement, Choice, _sample_hands, arrange_expected
+from .fantasyland import arrange_fantasyland
 from .games import CRISS_CROSS, GAMES, descriptor_for
 from .request import parse_request
 from .review import Review, review
@@ -83,10 +84,13 @@ def arrange_request(request: object, *, max_samples: int = MAX_SAMPLES) -> dict[
     if not GAMES[rules.game].rows:
         raise ScoreError("rules: Big Two hands are not set in rows", "rules")
     cards = parse_cards(request.get("cards", ""), "cards", "cards")
+    if len(set(cards)) == len(cards) and 13 < len(cards) <= 17 and rules.fantasyland_cards:
+        return _fantasyland_json(cards, rules, request.get("mode", "heuristic"))
     if len(cards) != 13 or len(set(cards)) != 13:
         raise ScoreError(
             f"cards: 13 different cards are needed, got {len(cards)} "
-            f"({len(set(cards))} different): {cards_text(cards)}",
+            f"({len(set(cards))} different): {cards_text(cards)}"
+            + (" (14 to 17 only for a fantasy-land hand)" if rules.fantasyland_cards else ""),
             "cards",
         )
     mode = request.get("mode", "heuristic")
@@ -113,6 +117,30 @@ def arrange_request(request: object, *, max_samples: int = MAX_SAMPLES) -> dict[
         "seed": found.seed,
         "natural": found.natural,
         "natural_units": None if found.natural_units is None else decimal_text(found.natural_units),
+    }
+
+
+def _fantasyland_json(cards: tuple[Card, ...], rules: Rules, mode: object) -> dict[str, Any]:
+    """A fantasy-land hand: which 13 cards to keep, set how, and what to discard."""
+    base = rules.fantasyland_cards or 13
+    most = 17 if rules.progressive else base
+    if not base <= len(cards) <= most:
+        allowed = f"{base}" if most == base else f"{base} to {most}"
+        raise ScoreError(
+            f"cards: fantasy land deals {allowed} cards under these rules, got {len(cards)}",
+            "cards",
+        )
+    if mode != "heuristic":
+        raise ScoreError(
+            f"mode: a fantasy-land hand is set for its royalties only ('heuristic'), got {mode!r}",
+            "mode",
+        )
+    found = arrange_fantasyland(cards, rules)
+    return {
+        "mode": "fantasyland",
+        **_setting_json(found.setting),
+        "discards": cards_text(found.discards),
+        "royalties": decimal_text(found.royalties),
     }
 
 
