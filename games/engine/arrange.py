@@ -16,8 +16,9 @@ from .errors import ScoreError
 from .expected import Arrangement, Choice, _sample_hands, arrange_expected
 from .fantasyland import arrange_fantasyland
 from .games import CRISS_CROSS, GAMES, descriptor_for
+from .hands import Hand
 from .request import parse_request
-from .review import Review, review
+from .review import Review, review, review_fantasyland
 from .rules import Rules, decimal_text
 from .splits import SPLITS, Setting, _Hand13, arrange_heuristic, iter_settings, settings
 from .versus import _table_units
@@ -156,6 +157,8 @@ def review_request(request: object) -> dict[str, Any]:
     """
     deal = parse_request(request)
     game = descriptor_for(deal.rules)
+    if game.has_fantasyland and any(h.in_fantasyland and h.discards for h in deal.hands):
+        return _review_fantasyland(deal.hands, deal.rules)
     if not game.reviewed:
         name = "criss cross" if game is CRISS_CROSS else deal.rules.game
         return _not_reviewed(f"{name} deals are not reviewed")
@@ -179,6 +182,32 @@ def review_request(request: object) -> dict[str, Any]:
                 "nearest_legal": (
                     None if found.nearest_legal is None else _setting_json(found.nearest_legal)
                 ),
+            }
+        )
+    return {"reviewed": True, "reason": None, "players": players}
+
+
+def _review_fantasyland(hands: tuple[Hand, ...], rules: Rules) -> dict[str, Any]:
+    """Open-face: only a player in fantasy land who gave the discards set all their cards
+    at once; the others placed them card by card and are not reviewed."""
+    players: list[dict[str, Any]] = []
+    for k, hand in enumerate(hands):
+        if not (hand.in_fantasyland and hand.discards and hand.rows is not None):
+            players.append({"name": hand.name, "reviewed": False, "reason": "set card by card"})
+            continue
+        found, discards = review_fantasyland(hands, rules, k)
+        players.append(
+            {
+                "name": hand.name,
+                "reviewed": True,
+                "actual_units": decimal_text(found.actual_units),
+                "best_units": decimal_text(found.best_units),
+                "units_missed": decimal_text(found.missed),
+                "best": _setting_json(found.best),
+                "discards": cards_text(discards),
+                "declare": None,
+                "natural": None,
+                "nearest_legal": None,
             }
         )
     return {"reviewed": True, "reason": None, "players": players}

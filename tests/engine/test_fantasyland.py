@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from games.engine import ScoreError
-from games.engine.arrange import arrange_request
+from games.engine.arrange import arrange_request, review_request
 from games.engine.cards import DECK, parse_cards
 from games.engine.fantasyland import arrange_fantasyland
 from games.engine.rules import Rules
@@ -78,3 +78,35 @@ def test_a_hand_of_more_than_13_must_be_one_the_rules_deal(
     with pytest.raises(ScoreError) as refused:
         arrange_request({"cards": cards, "rules": rules})
     assert words in refused.value.message
+
+
+BOB = {"name": "Bob", "front": "Qc Jc 9d", "middle": "8c 8d Th As 2h", "back": "Tc Td Ts 6h 6s"}
+
+
+def test_the_review_finds_the_fantasy_land_setting_that_wins_most() -> None:
+    # Pineapple, Ann in fantasy land with the 14 cards above, set for the most royalties:
+    # J 9 8 / aces full of kings (12) / 2c-6c straight flush (15), discarding 7h. Bob:
+    # Q J 9 / pair of 8s / tens full of sixes (back full house 6). Bob's queen high takes
+    # the front, Ann the middle and back: 2-1, +1, royalties 27 - 6: Ann 22.
+    # Kings in front (8) with trip aces in the middle (2) scoop Bob instead: 3 x 2 = 6,
+    # royalties 8 + 2 + 15 - 6 = 19: Ann 25, so the review says 3 missed.
+    ann = {
+        "name": "Ann",
+        "front": "Jd 9s 8h",
+        "middle": "Ah Ad Ac Ks Kd",
+        "back": "6c 5c 4c 3c 2c",
+        "discards": "7h",
+        "in_fantasyland": True,
+    }
+    found = review_request({"rules": "pineapple", "players": [ann, BOB]})
+    line, bob = found["players"]
+    assert (line["actual_units"], line["best_units"], line["units_missed"]) == ("22", "25", "3")
+    assert line["best"]["front"].startswith("Ks Kd")
+    assert len(parse_cards(line["discards"])) == 1
+    assert bob == {"name": "Bob", "reviewed": False, "reason": "set card by card"}
+
+
+def test_open_face_without_a_fantasy_land_discard_is_not_reviewed() -> None:
+    ann = {"name": "Ann", "front": "Jd 9s 8h", "middle": "Ah Ad Ac Ks Kd", "back": "6c 5c 4c 3c 2c"}
+    found = review_request({"rules": "pineapple", "players": [ann, BOB]})
+    assert found == {"reviewed": False, "reason": "open-face deals are not reviewed", "players": []}
