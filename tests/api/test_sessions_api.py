@@ -472,4 +472,5 @@ def test_a_hand_not_shown_is_recorded_as_a_foul(session: Session, as_bob: APICli
     assert answer.status_code == 201, answer.content
     ann = next(p for p in answer.json()["result"]["players"] if p["name"] == "Ann")
     assert (ann["units"], ann["fouled"], ann["rows"]) == ("-9", True, None)
-    assert Deal.objects.get().tally["Ann"]["fouls"] == 1
+    tally = Deal.objects.get().tally
+    assert tally is not None and tally["Ann"]["fouls"] == 1
