@@ -84,7 +84,21 @@ def _versus_fouled(table: _Table, c: _Rowset, o: _Seat, c_factor: Floats | float
         pays_royalties = True
     if pays_royalties and rules.foul_pays_royalties and table.has_royalties:
         penalty = penalty + sum(c.r)
+    if rules.fouled_hand == "played" and not o.hand.not_shown and o.hand.rows is not None:
+        penalty = penalty + _played_rows(rules, c, _seat_rowset(table, o))
     return np.asarray(penalty, dtype=np.float64)
+
+
+def _played_rows(rules: Rules, c: _Rowset, o: _Rowset) -> Floats:
+    """``fouled_hand: "played"``: the fouled hand's rows as set, one unit a row and the
+    bonus method's scoop or majority bonus (``scoring._played_foul`` over arrays)."""
+    wins, losses = _outcomes(c, o)
+    units = (wins - losses).astype(np.float64)
+    if rules.bonus == "1-6":
+        units = np.where((wins == 3) | (losses == 3), units * 2.0, units)
+    elif rules.bonus == "2-4":
+        units = units + np.sign(wins - losses)
+    return units
 
 
 def _seat_rowset(table: _Table, seat: _Seat) -> _Rowset:

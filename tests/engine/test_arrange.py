@@ -43,6 +43,9 @@ RULE_SPECS: tuple[Any, ...] = (
     {"preset": "ofc", "royalty_best_only": True},
     {"preset": "classic-1-6", "royalty_best_only": True},
     {"preset": "mau-binh-north", "royalty_best_only": True},
+    # A fouled hand still played row by row after its penalty (issue 17 item 3).
+    {"preset": "standard", "fouled_hand": "played"},
+    {"preset": "classic-2-4", "fouled_hand": "played"},
 )
 # Quads, a full house and a pair: nothing else is sensible.
 OBVIOUS = "As Ad Ah Ac 2c Ks Kd Kh 7c 7d Qs Qd 3h"
