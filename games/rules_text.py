@@ -143,6 +143,8 @@ def _describe_rows_game(rules: Rules) -> list[str]:
         )
     if table and rules.royalty_best_only:
         lines.append("In each row only the best qualifying hand collects its royalty.")
+    if table and rules.royalties_declared:
+        lines.append("A royalty counts only on the rows its player declared before the reveal.")
 
     foul = _term("A fouled hand", "foul", rules)
     if rules.foul_penalty == "sweep":
@@ -152,6 +154,11 @@ def _describe_rows_game(rules: Rules) -> list[str]:
     if table and rules.foul_pays_royalties and rules.royalty_mode == "always":
         penalty += ", plus their royalties"
     lines.append(penalty + ".")
+    if rules.fouled_hand == "played":
+        lines.append(
+            "After its penalty a fouled hand that was shown is still played row by row: one"
+            " unit a row and the scoring bonus, without royalties."
+        )
 
     if rules.surrender_cost is None:
         lines.append("Surrender is not allowed.")
@@ -177,6 +184,13 @@ def _describe_naturals(rules: Rules) -> list[str]:
             "A false declaration fouls the hand and pays "
             f"{_units(rules.false_natural_penalty)} to each opponent."
         )
+    if rules.natural_ranking == "order":
+        lines.append(
+            "Two naturals: the one higher in the table above is paid its value, even at the"
+            " same value; two of one kind pay nothing."
+        )
+    else:
+        lines.append("Two naturals: the higher value is paid; equal values pay nothing.")
     if not rules.natural_collects_from_surrendered and rules.surrender_cost is not None:
         lines.append("A surrendered player pays a natural only the surrender cost.")
     return lines
@@ -227,6 +241,8 @@ def describe_rules(rules: Rules) -> list[str]:
     lines += _describe_rows_game(rules)
     if game.has_fantasyland:
         lines += _describe_fantasyland(rules)
+        if rules.pineapple:
+            lines.append("Pineapple: each hand discards four cards; fantasy land keeps 13.")
     if game.has_naturals:
         lines += _describe_naturals(rules)
         if rules.criss_cross:

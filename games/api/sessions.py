@@ -169,16 +169,22 @@ class DealViewSet(
         deal, created = services.record_or_replay(
             self.session, data["players"], current_user(request), key
         )
-        if not created:
-            return self._render(deal)
+        if not created:  # a replay answers as the deal was first answered
+            answer = self.get_serializer(self.get_queryset().get(pk=deal.pk)).data
+            return Response(self._closing(answer))
         if settings.CELERY_TASK_ALWAYS_EAGER:
             # The review ran inline at the commit (no broker): answer with it.
             deal.refresh_from_db(fields=["review"])
         # A deal just recorded is complete in memory and has no revisions yet.
         context = {**self.get_serializer_context(), "just_recorded": True}
-        return Response(
-            s.DealSerializer(deal, context=context).data, status=status.HTTP_201_CREATED
-        )
+        answer = s.DealSerializer(deal, context=context).data
+        return Response(self._closing(answer), status=status.HTTP_201_CREATED)
+
+    def _closing(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """A deal's answer; once its session's target score has closed it (Big Two), with
+        ``session_closed`` saying why ("Di lost 33, the target is 30")."""
+        closed = services.closed_at_target(self.session)
+        return answer if closed is None else {**answer, "session_closed": closed}
 
     @extend_schema(request=s.DealInputSerializer, responses=s.DealSerializer)
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -186,7 +192,8 @@ class DealViewSet(
         deal = services.edit_deal(
             self.get_object(), data["players"], current_user(request), reason=data["reason"]
         )
-        return self._render(deal)
+        answer = self.get_serializer(self.get_queryset().get(pk=deal.pk)).data
+        return Response(self._closing(answer))
 
     @extend_schema(request=s.DealInputSerializer, responses=s.DealSerializer)
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:

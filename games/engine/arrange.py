@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .cards import cards_text, parse_cards
+from .cards import Card, cards_text, parse_cards
 from .errors import ScoreError
 from .expected import Arrangement, Choice, _sample_hands, arrange_expected
-from .games import GAMES
+from .fantasyland import arrange_fantasyland
+from .games import CRISS_CROSS, GAMES, descriptor_for
+from .hands import Hand
 from .request import parse_request
-from .review import Review, review
+from .review import Review, review, review_fantasyland
 from .rules import Rules, decimal_text
 from .splits import SPLITS, Setting, _Hand13, arrange_heuristic, iter_settings, settings
 from .versus import _table_units
@@ -83,10 +85,13 @@ def arrange_request(request: object, *, max_samples: int = MAX_SAMPLES) -> dict[
     if not GAMES[rules.game].rows:
         raise ScoreError("rules: Big Two hands are not set in rows", "rules")
     cards = parse_cards(request.get("cards", ""), "cards", "cards")
+    if len(set(cards)) == len(cards) and 13 < len(cards) <= 17 and rules.fantasyland_cards:
+        return _fantasyland_json(cards, rules, request.get("mode", "heuristic"))
     if len(cards) != 13 or len(set(cards)) != 13:
         raise ScoreError(
             f"cards: 13 different cards are needed, got {len(cards)} "
-            f"({len(set(cards))} different): {cards_text(cards)}",
+            f"({len(set(cards))} different): {cards_text(cards)}"
+            + (" (14 to 17 only for a fantasy-land hand)" if rules.fantasyland_cards else ""),
             "cards",
         )
     mode = request.get("mode", "heuristic")
@@ -116,28 +121,52 @@ def arrange_request(request: object, *, max_samples: int = MAX_SAMPLES) -> dict[
     }
 
 
+def _fantasyland_json(cards: tuple[Card, ...], rules: Rules, mode: object) -> dict[str, Any]:
+    """A fantasy-land hand: which 13 cards to keep, set how, and what to discard."""
+    base = rules.fantasyland_cards or 13
+    most = 17 if rules.progressive else base
+    if not base <= len(cards) <= most:
+        allowed = f"{base}" if most == base else f"{base} to {most}"
+        raise ScoreError(
+            f"cards: fantasy land deals {allowed} cards under these rules, got {len(cards)}",
+            "cards",
+        )
+    if mode != "heuristic":
+        raise ScoreError(
+            f"mode: a fantasy-land hand is set for its royalties only ('heuristic'), got {mode!r}",
+            "mode",
+        )
+    found = arrange_fantasyland(cards, rules)
+    return {
+        "mode": "fantasyland",
+        **_setting_json(found.setting),
+        "discards": cards_text(found.discards),
+        "royalties": decimal_text(found.royalties),
+    }
+
+
 def review_request(request: object) -> dict[str, Any]:
     """How each player of a scored deal could have set their cards, as JSON.
 
     ``request`` is what the deal was scored from (``rules``, ``players``, ``stakes``), so
     the review is exactly as stored deals are scored; bad input raises ``ScoreError`` as
     scoring does. Only the 13-card game is reviewed: open-face rows are placed card by
-    card and Big Two is not set at all. A player who surrendered without showing their
-    cards has nothing to review. Units are the player's units for the whole deal.
+    card, Big Two is not set at all and Criss Cross (two hands each) is not reviewed. A
+    player who surrendered without showing their cards has nothing to review. Units are
+    the player's units for the whole deal.
     """
     deal = parse_request(request)
-    if not GAMES[deal.rules.game].reviewed:
-        return _not_reviewed(f"{deal.rules.game} deals are not reviewed")
-    # Never true (``deal.hands`` is a tuple, empty for Criss Cross), so a Criss Cross deal
-    # is answered "reviewed" with no players; kept as it was, to change only knowingly.
-    if deal.hands is None:
-        return _not_reviewed("criss cross deals are not reviewed")
+    game = descriptor_for(deal.rules)
+    if game.has_fantasyland and any(h.in_fantasyland and h.discards for h in deal.hands):
+        return _review_fantasyland(deal.hands, deal.rules)
+    if not game.reviewed:
+        name = "criss cross" if game is CRISS_CROSS else deal.rules.game
+        return _not_reviewed(f"{name} deals are not reviewed")
     players: list[dict[str, Any]] = []
     for k, hand in enumerate(deal.hands):
         if hand.rows is None:
-            players.append(
-                {"name": hand.name, "reviewed": False, "reason": "surrendered without cards"}
-            )
+            reason = "hand not shown" if hand.not_shown else "surrendered without cards"
+            players.append({"name": hand.name, "reviewed": False, "reason": reason})
             continue
         found = review(deal.hands, deal.rules, k)
         players.append(
@@ -153,6 +182,32 @@ def review_request(request: object) -> dict[str, Any]:
                 "nearest_legal": (
                     None if found.nearest_legal is None else _setting_json(found.nearest_legal)
                 ),
+            }
+        )
+    return {"reviewed": True, "reason": None, "players": players}
+
+
+def _review_fantasyland(hands: tuple[Hand, ...], rules: Rules) -> dict[str, Any]:
+    """Open-face: only a player in fantasy land who gave the discards set all their cards
+    at once; the others placed them card by card and are not reviewed."""
+    players: list[dict[str, Any]] = []
+    for k, hand in enumerate(hands):
+        if not (hand.in_fantasyland and hand.discards and hand.rows is not None):
+            players.append({"name": hand.name, "reviewed": False, "reason": "set card by card"})
+            continue
+        found, discards = review_fantasyland(hands, rules, k)
+        players.append(
+            {
+                "name": hand.name,
+                "reviewed": True,
+                "actual_units": decimal_text(found.actual_units),
+                "best_units": decimal_text(found.best_units),
+                "units_missed": decimal_text(found.missed),
+                "best": _setting_json(found.best),
+                "discards": cards_text(discards),
+                "declare": None,
+                "natural": None,
+                "nearest_legal": None,
             }
         )
     return {"reviewed": True, "reason": None, "players": players}

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from .cards import RANK_OF, Card
 from .hands import ZERO, PairKind, PairResult
-from .rules import Rules
+from .rules import Rules, decimal_text
 
 _DEUCE = 0
 
@@ -81,3 +81,14 @@ def target_reached(totals: Mapping[str, Decimal], rules: Rules) -> list[str]:
     if rules.target_score is None:
         return []
     return [name for name, total in totals.items() if -total >= rules.target_score]
+
+
+def target_reason(totals: Mapping[str, Decimal], rules: Rules) -> str | None:
+    """Why a session with a target score is over, in words ("Di lost 33, the target is
+    30"), or None while no loss has reached the target."""
+    losers = target_reached(totals, rules)
+    if not losers or rules.target_score is None:
+        return None
+    lost = [f"{name} lost {decimal_text(-totals[name])}" for name in losers]
+    told = lost[0] if len(lost) == 1 else ", ".join(lost[:-1]) + " and " + lost[-1]
+    return f"{told}, the target is {decimal_text(rules.target_score)}"

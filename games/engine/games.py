@@ -40,7 +40,9 @@ Shape = Literal["rows", "crossed", "leftovers"]
 
 HANDS_FIELD: Final = "hands"  # where a Criss Cross entry (request or result) keeps its hands
 
-_HAND_FIELDS: Final = frozenset({"front", "middle", "back", "natural", "surrender"})
+_HAND_FIELDS: Final = frozenset(
+    {"front", "middle", "back", "natural", "surrender", "fouled", "royalties", "cards"}
+)
 _OPEN_FACE_FIELDS: Final = frozenset({"in_fantasyland", "discards"})
 
 
@@ -145,7 +147,7 @@ CRISS_CROSS: Final = Descriptor(
     has_naturals=True,
     has_fantasyland=False,
     has_discards=False,
-    # Not reviewed (see arrange.review_request: it answers "reviewed" with no players).
+    # Not reviewed: arrange.review_request answers that it is not, with its reason.
     reviewed=False,
     hands_per_player=2,
     max_players=2,

@@ -32,6 +32,8 @@ class Hand(NamedTuple):
     natural: str | None = None  # the declared natural
     in_fantasyland: bool = False
     discards: tuple[Card, ...] = ()
+    not_shown: bool = False  # declared fouled without rows (RULES 12): a foul in every respect
+    declared: tuple[int, ...] = ()  # rows (0 front .. 2 back) whose royalty was declared
 
 
 class RowResult(NamedTuple):
@@ -62,6 +64,7 @@ class PlayerResult(NamedTuple):
     fantasyland_next: int | None = None
     wheel: str = "low"
     lowball: bool = False  # the middle is a 2-7 low hand
+    not_shown: bool = False  # declared fouled, no rows shown
 
     @property
     def rows(self) -> tuple[RowResult, RowResult, RowResult] | None:
@@ -80,6 +83,8 @@ class PlayerResult(NamedTuple):
     def foul_reason(self) -> str | None:
         if self.false_natural is not None:
             return f"declared {self.false_natural} but the cards do not make it"
+        if self.not_shown:
+            return "the hand was declared fouled without being shown"
         rows = self.rows
         if self.foul is None or rows is None:
             return None

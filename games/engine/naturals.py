@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import Final
 
 from .cards import RANK_OF, SUIT_OF, Card
@@ -65,3 +66,29 @@ def holds_natural(
         ),
     }
     return checks[name]()
+
+
+def natural_rows(
+    name: str, cards: Sequence[Card], evaluate5: Evaluator
+) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]] | None:
+    """Rows of the 13 ``cards`` that make natural ``name``, or None when no setting does.
+
+    Only three flushes and three straights depend on the rows; any other natural is laid
+    out in the order given. The search tries fronts that could qualify first, so it stays
+    within a few thousand settings.
+    """
+    cards = tuple(cards)
+    if name not in ("three_flushes", "three_straights"):
+        rows = (cards[:3], cards[3:8], cards[8:])
+        return rows if holds_natural(name, rows, evaluate5) else None
+    fits = _one_suit if name == "three_flushes" else _three_card_run
+    for front in combinations(cards, 3):
+        if not fits(front):
+            continue
+        rest = [c for c in cards if c not in front]
+        for middle in combinations(rest, 5):
+            back = tuple(c for c in rest if c not in middle)
+            rows = (front, middle, back)
+            if holds_natural(name, rows, evaluate5):
+                return rows
+    return None

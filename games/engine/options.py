@@ -134,6 +134,19 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "A fouled player also pays opponents their royalties.",
     ),
     Option(
+        "fouled_hand",
+        "choice",
+        _ROWS_GAMES,
+        "A fouled hand shown is forfeited, or after its penalty still played row by row.",
+        ("forfeit", "played"),
+    ),
+    Option(
+        "royalties_declared",
+        "bool",
+        _ROWS_GAMES,
+        "A royalty counts only on the rows the player declared before the reveal.",
+    ),
+    Option(
         "surrender_cost",
         "number-or-none",
         _ROWS_GAMES,
@@ -166,6 +179,13 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "A natural collects its value from a surrendered player too (else the surrender cost).",
     ),
     Option(
+        "natural_ranking",
+        "choice",
+        _CHINESE,
+        "Two naturals: the higher value is paid, or the higher kind in the Mau Binh order.",
+        ("value", "order"),
+    ),
+    Option(
         "criss_cross",
         "bool",
         _CHINESE,
@@ -178,6 +198,12 @@ OPTIONS: Final[tuple[Option, ...]] = (
         _OPEN_FACE,
         "Cards dealt to a player in fantasy land (13-17); none turns fantasy land off.",
         whole=(13, 17),
+    ),
+    Option(
+        "pineapple",
+        "bool",
+        _OPEN_FACE,
+        "Pineapple: cards come three at a time, one of each three discarded (four a hand).",
     ),
     Option(
         "progressive",

@@ -12,10 +12,12 @@ from typing import Any, Final
 
 from .bigtwo import Leftover
 from .cards import Card, CardError, card_text, cards_text, parse_cards
+from .declared import declared_not_shown, declared_royalties, rows_from_cards
 from .errors import ScoreError
 from .games import GAMES, HANDS_FIELD, descriptor_for
 from .hands import Hand
 from .naturals import holds_natural
+from .openface import read_open_face
 from .ranking import five_card_evaluator
 from .rules import Rules
 from .tables import NATURALS
@@ -92,11 +94,21 @@ def _names(players: Sequence[Any]) -> tuple[str, ...]:
 
 
 def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards) -> Hand:
-    """One 13-card hand: three rows, or a surrender, perhaps a declared natural."""
+    """One 13-card hand: three rows, or a surrender, perhaps a declared natural; or a hand
+    declared fouled without rows, or a natural given as its 13 cards (RULES 12)."""
+    if declared_not_shown(entry, who, path):
+        in_fantasyland = False
+        if GAMES[rules.game].has_fantasyland:
+            in_fantasyland = read_open_face(entry, who, path, rules).in_fantasyland
+        return Hand(who, None, in_fantasyland=in_fantasyland, not_shown=True)
     surrender = entry.get("surrender", False)
     natural = entry.get("natural")
     if surrender is not False or natural is not None:
         _check_declarations(surrender, natural, who, path, rules)
+    from_cards = rows_from_cards(entry, natural, who, path, rules)
+    if from_cards is not None:
+        deck.add(from_cards[1], who, "cards", path)
+        return Hand(who, from_cards[0], natural=str(natural))
     rows: list[tuple[Card, ...]] = []
     for row, size in _ROW_SIZES:
         text = entry.get(row)
@@ -120,17 +132,8 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
         raise ScoreError(f"{who}: give all three rows or none", path)
     in_fantasyland = False
     discards: tuple[Card, ...] = ()
-    game = GAMES[rules.game]
-    if game.has_fantasyland:
-        in_fantasyland = entry.get("in_fantasyland", False)
-        if not isinstance(in_fantasyland, bool):
-            raise ScoreError(
-                f"{who}: in_fantasyland must be true or false", f"{path}.in_fantasyland"
-            )
-        if in_fantasyland and rules.fantasyland_cards is None:
-            raise ScoreError(f"{who}: these rules have no fantasy land", f"{path}.in_fantasyland")
-    if game.has_discards and entry.get("discards") is not None:
-        discards = parse_cards(entry["discards"], f"{who}, discards", f"{path}.discards")
+    if GAMES[rules.game].has_fantasyland:
+        in_fantasyland, discards = read_open_face(entry, who, path, rules)
         deck.add(discards, who, "discards", path)
     hand_rows = (rows[0], rows[1], rows[2]) if len(rows) == 3 else None
     if (
@@ -142,7 +145,8 @@ def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck
         raise ScoreError(
             f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
         )
-    return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards)
+    declared = declared_royalties(entry, hand_rows, who, path, rules)
+    return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards, declared=declared)
 
 
 def _check_declarations(

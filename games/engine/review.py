@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from itertools import combinations
 from typing import Literal, NamedTuple
 
 import numpy as np
 
+from .cards import Card
 from .hands import DealResult, Hand, Rows
 from .rules import Rules
-from .scoring import _seat, score_hands
+from .scoring import _seat, _table_for, score_hands
 from .splits import _FIVE_MASKS, _THREE_MASKS, Floats, Setting, _Hand13, _mask
 from .versus import _table_units
 
@@ -41,6 +43,8 @@ def _as_hands(deal: DealResult | Sequence[Hand]) -> tuple[Hand, ...]:
                 p.cards,
                 surrender=p.status == "surrendered",
                 natural=p.natural or p.false_natural,
+                not_shown=p.not_shown,
+                declared=tuple(k for k, r in enumerate(p.royalties) if r),
             )
             for p in deal.players
         )
@@ -51,7 +55,8 @@ def _with_setting(hands: Sequence[Hand], k: int, rows: Rows, **changes: object) 
     replaced = list(hands)
     replaced[k] = (
         hands[k]
-        ._replace(rows=rows, surrender=False, natural=None)
+        # Another setting is reviewed as declaring whatever royalties it holds.
+        ._replace(rows=rows, surrender=False, natural=None, not_shown=False, declared=(0, 1, 2))
         ._replace(
             **changes  # type: ignore[arg-type]
         )
@@ -76,13 +81,7 @@ def review(deal: DealResult | Sequence[Hand], rules: Rules, player_index: int) -
     actual = score_hands(hands, rules).players[player_index]
     others = [_seat(table, h) for k, h in enumerate(hands) if k != player_index]
     legal = h13.legal
-    if rules.royalty_best_only:
-        # Royalties then depend on every hand at the table: score each setting in full.
-        units = np.array(
-            [float(_exact(hands, rules, player_index, h13.setting(int(s)))) for s in legal]
-        )
-    else:
-        units = _table_units(table, h13.rows, others)
+    units = _table_units(table, h13.rows, others)
     top = int(legal[int(np.argmax(units))])
     best = h13.setting(top)
     best_units = _exact(hands, rules, player_index, best)
@@ -118,3 +117,28 @@ def _nearest_legal(h13: _Hand13, rows: Rows, units: Floats) -> Setting:
     shared = three[h13.fi[legal]] + middle[h13.mi[legal]] + back[h13.bi[legal]]
     closest = np.flatnonzero(shared == shared.max())
     return h13.setting(int(legal[closest[int(np.argmax(units[closest]))]]))
+
+
+def review_fantasyland(
+    hands: Sequence[Hand], rules: Rules, player_index: int
+) -> tuple[Review, tuple[Card, ...]]:
+    """An open-face player in fantasy land who gave the discards: the best 13 of all the
+    cards dealt, set against the other hands as they were, and what to discard then."""
+    hand = hands[player_index]
+    assert hand.rows is not None
+    dealt = [c for row in hand.rows for c in row] + list(hand.discards)
+    actual = score_hands(hands, rules).players[player_index]
+    table = _table_for(rules)
+    others = [_seat(table, h) for k, h in enumerate(hands) if k != player_index]
+    top: tuple[float, Setting, tuple[Card, ...]] | None = None
+    for dropped in combinations(sorted(dealt, reverse=True), len(dealt) - 13):
+        h13 = _Hand13([c for c in dealt if c not in dropped], rules)
+        units = _table_units(table, h13.rows, others)
+        at = int(np.argmax(units))
+        if top is None or float(units[at]) > top[0]:
+            top = (float(units[at]), h13.setting(int(h13.legal[at])), dropped)
+    assert top is not None
+    best_units = _exact(hands, rules, player_index, top[1])
+    missed = max(best_units - actual.units, Decimal(0))
+    found = Review(hand.name, top[1], actual.units + missed, actual.units, missed)
+    return found, top[2]

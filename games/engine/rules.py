@@ -69,15 +69,19 @@ class Rules:
     royalty_best_only: bool = False
     foul_penalty: Literal["sweep"] | Decimal = "sweep"
     foul_pays_royalties: bool = True
+    fouled_hand: Literal["forfeit", "played"] = "forfeit"  # section 12
+    royalties_declared: bool = False  # section 12: royalties count only on named rows
     surrender_cost: Decimal | None = None
     # Sections 5-6: the table and naturals.
     max_players: int = 4
     naturals: Mapping[str, Decimal | None] = field(default_factory=lambda: _NO_NATURALS)
     false_natural_penalty: Decimal | None = None
     natural_collects_from_surrendered: bool = True
+    natural_ranking: Literal["value", "order"] = "value"  # two naturals: by value or kind
     criss_cross: bool = False
     # Section 8a: open-face fantasy land (cards dealt in it; None: no fantasy land).
     fantasyland_cards: int | None = None
+    pineapple: bool = False  # three cards at a time, one discarded: four discards a hand
     progressive: bool = False
     # Section 10: Big Two.
     multipliers: tuple[tuple[int, Decimal], ...] = ()
@@ -118,13 +122,14 @@ _MAU_BINH: Final[dict[str, Any]] = {
     "scoop_all_multiplier": _d(4),
     "naturals": NATURAL_TABLES["mau-binh"],
     "false_natural_penalty": _d(6),
+    "natural_ranking": "order",
 }
 PRESETS: Final[dict[str, dict[str, Any]]] = {
     "standard": {},
     "classic-1-6": {**_CLASSIC, "bonus": "1-6"},
     "classic-2-4": {**_CLASSIC, "bonus": "2-4"},
     "ofc": _OFC,
-    "pineapple": {**_OFC, "max_players": 3, "fantasyland_cards": 14},
+    "pineapple": {**_OFC, "max_players": 3, "fantasyland_cards": 14, "pineapple": True},
     "mau-binh-south": {**_MAU_BINH, "wheel": "second"},
     "mau-binh-north": {**_MAU_BINH, "wheel": "low"},
     "big-two": {"game": "big-two"},

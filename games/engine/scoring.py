@@ -7,12 +7,8 @@ pairs, so a deal always sums to zero.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import cast
 
-from .cards import RANK_CHARS
-from .games import GAMES
 from .hands import (
     ONE,
     TWO,
@@ -28,20 +24,10 @@ from .hands import (
     Status,
     describe_foul,
 )
-from .naturals import holds_natural
-from .ranking import (
-    CATEGORY_SHIFT,
-    FULL_HOUSE,
-    PAIR,
-    QUADS,
-    TRIPS,
-    category_name,
-    five_card_evaluator,
-    front_beats,
-    three_card_evaluator,
-)
+from .ranking import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS, TRIPS
 from .rules import Rules
-from .tables import ROWS
+from .seats import _keep_best_royalties, _Seat, _seat, _Table, _table_for
+from .tables import NATURALS
 
 __all__ = [
     "ONE",
@@ -63,124 +49,6 @@ __all__ = [
     "describe_foul",
     "score_hands",
 ]
-
-
-@dataclass(slots=True)
-class _Seat:
-    hand: Hand
-    status: Status
-    values: tuple[int, int, int]  # strengths; bigger wins (a lowball middle is negated)
-    raw: tuple[int, int, int]
-    royalties: list[Decimal]
-    natural: str | None = None
-    foul: Foul | None = None
-    false_natural: str | None = None
-    row_values: tuple[Decimal, ...] = (ONE, ONE, ONE)  # what each row is worth when it wins
-    royalty_total: Decimal = ZERO
-
-
-class _Table:
-    """What scoring needs from a rule set, resolved once per ``Rules`` (see ``_table_for``)."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.evaluate5 = five_card_evaluator(rules.wheel)
-        self.evaluate3 = three_card_evaluator()
-        self.lowball = rules.middle == "lowball-2-7"
-        self.evaluate_low = five_card_evaluator("none") if self.lowball else self.evaluate5
-        self.row_win = rules.royalty_mode == "row_win"
-        self.royalty_rows = [rules.royalties[row] for row in ROWS]
-        self.has_royalties = any(self.royalty_rows)
-        self.has_fantasyland = GAMES[rules.game].has_fantasyland
-        self._royalties: dict[tuple[int, int], Decimal] = {}
-
-    def royalty(self, row: int, value: int) -> Decimal:
-        """The royalty of a hand of strength ``value`` in ``row`` (0 front .. 2 back)."""
-        key = (row, value)
-        units = self._royalties.get(key)
-        if units is None:
-            units = self._royalties[key] = self._look_up_royalty(row, value)
-        return units
-
-    def _look_up_royalty(self, row: int, value: int) -> Decimal:
-        table = self.royalty_rows[row]
-        name = category_name(value)
-        if value >> CATEGORY_SHIFT in (PAIR, TRIPS, QUADS):
-            specific = table.get(f"{name}_{RANK_CHARS[(value >> 16) & 15]}")
-            if specific is not None:
-                return specific
-        units = table.get(name)
-        if units is None and name == "royal_flush":
-            units = table.get("straight_flush")
-        return units if units is not None else ZERO
-
-
-def _table_for(rules: Rules) -> _Table:
-    """The scoring table of a rule set, kept with it (rules never change once built)."""
-    table = rules.__dict__.get("_scoring_table")
-    if table is None:
-        table = rules.__dict__["_scoring_table"] = _Table(rules)
-    return cast(_Table, table)
-
-
-def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
-    """Which row outranks the row behind it, if any (RULES 3; 11 for a 2-7 middle)."""
-    front, middle, back = raw
-    if lowball:
-        return ("front", "back") if front_beats(front, back) else None
-    if front_beats(front, middle):
-        return ("front", "middle")
-    if middle > back:
-        return ("middle", "back")
-    return None
-
-
-def _seat(table: _Table, hand: Hand) -> _Seat:
-    if hand.surrender or hand.rows is None:
-        return _Seat(hand, "surrendered", (0, 0, 0), (0, 0, 0), [ZERO, ZERO, ZERO])
-    front, middle, back = hand.rows
-    f = table.evaluate3(front)
-    b = table.evaluate5(back)
-    if table.lowball:
-        m_raw = table.evaluate_low(middle)
-        m = -m_raw
-    else:
-        m_raw = m = table.evaluate5(middle)
-    raw = (f, m_raw, b)
-    seat = _Seat(hand, "live", (f, m, b), raw, [ZERO, ZERO, ZERO])
-    if hand.natural is not None:
-        if holds_natural(hand.natural, hand.rows, table.evaluate5):
-            seat.status = "natural"
-            seat.natural = hand.natural
-            return seat
-        # Only reached when a false declaration is penalised rather than rejected.
-        seat.status = "fouled"
-        seat.false_natural = hand.natural
-        return seat
-    foul = _foul(table.lowball, raw)
-    if foul is not None:
-        seat.status = "fouled"
-        seat.foul = foul
-        return seat
-    if table.has_royalties:
-        seat.royalties = [
-            table.royalty(0, f),
-            ZERO if table.lowball else table.royalty(1, m_raw),
-            table.royalty(2, b),
-        ]
-    return seat
-
-
-def _keep_best_royalties(seats: list[_Seat]) -> None:
-    """royalty_best_only: in each row only the best qualifying live hand(s) collect."""
-    for row in range(3):
-        holders = [s for s in seats if s.status == "live" and s.royalties[row] > 0]
-        if len(holders) < 2:
-            continue
-        best = max(s.values[row] for s in holders)
-        for s in holders:
-            if s.values[row] != best:
-                s.royalties[row] = ZERO
 
 
 def _scoop_factor(rules: Rules, scoops_all: bool) -> Decimal:
@@ -237,7 +105,12 @@ def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
                 won = pair.units
             else:
                 won, kind = _settle_special(table, a, b, scoops_all[i], scoops_all[j])
-                pair = PairResult((a.hand.name, b.hand.name), won, kind)
+                played = _played_foul(table, a, b) if kind == "foul" else None
+                if played is not None:
+                    won += played[0]
+                pair = PairResult(
+                    (a.hand.name, b.hand.name), won, kind, None if played is None else played[1]
+                )
             if won:
                 units[i] += won
                 units[j] -= won
@@ -284,6 +157,10 @@ def _settle_special(
         va = rules.naturals[a.natural] if a.natural else None
         vb = rules.naturals[b.natural] if b.natural else None
         if va is not None and vb is not None:
+            if rules.natural_ranking == "order":  # the Mau Binh table, highest first
+                assert a.natural is not None and b.natural is not None
+                ra, rb = NATURALS.index(a.natural), NATURALS.index(b.natural)
+                return (va if ra < rb else -vb if rb < ra else ZERO), "natural"
             return (va if va > vb else -vb if vb > va else ZERO), "natural"
         if va is not None:
             if sb == "surrendered" and not rules.natural_collects_from_surrendered:
@@ -325,6 +202,28 @@ def _foul_payment(table: _Table, live: _Seat, fouled: _Seat, scoops_all: bool) -
     if pays_royalties and rules.foul_pays_royalties:
         penalty += live.royalty_total
     return penalty
+
+
+def _played_foul(table: _Table, a: _Seat, b: _Seat) -> tuple[Decimal, tuple[int, int, int]] | None:
+    """``fouled_hand: "played"`` (RULES 12): after its penalty a fouled hand that was shown
+    still plays its rows as set against a live one, one unit a row plus the scoop or
+    majority bonus; no royalties, row values or scoop-all multiplier. Units won by ``a``."""
+    if table.rules.fouled_hand != "played":
+        return None
+    fouled = a if a.status == "fouled" else b
+    if fouled.hand.not_shown or fouled.false_natural is not None or fouled.hand.rows is None:
+        return None
+    if {a.status, b.status} != {"fouled", "live"}:
+        return None
+    rows = _play_rows(a, b)
+    wins_a, wins_b = rows.count(1), rows.count(-1)
+    units = Decimal(wins_a - wins_b)
+    bonus = table.rules.bonus
+    if bonus == "1-6" and 3 in (wins_a, wins_b):
+        units *= TWO
+    elif bonus == "2-4":
+        units += (wins_a > wins_b) - (wins_a < wins_b)
+    return units, rows
 
 
 def _settle_rows(
@@ -405,4 +304,5 @@ def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
         fantasyland,
         table.rules.wheel,
         table.lowball,
+        hand.not_shown,
     )

@@ -84,7 +84,21 @@ def _versus_fouled(table: _Table, c: _Rowset, o: _Seat, c_factor: Floats | float
         pays_royalties = True
     if pays_royalties and rules.foul_pays_royalties and table.has_royalties:
         penalty = penalty + sum(c.r)
+    if rules.fouled_hand == "played" and not o.hand.not_shown and o.hand.rows is not None:
+        penalty = penalty + _played_rows(rules, c, _seat_rowset(table, o))
     return np.asarray(penalty, dtype=np.float64)
+
+
+def _played_rows(rules: Rules, c: _Rowset, o: _Rowset) -> Floats:
+    """``fouled_hand: "played"``: the fouled hand's rows as set, one unit a row and the
+    bonus method's scoop or majority bonus (``scoring._played_foul`` over arrays)."""
+    wins, losses = _outcomes(c, o)
+    units = (wins - losses).astype(np.float64)
+    if rules.bonus == "1-6":
+        units = np.where((wins == 3) | (losses == 3), units * 2.0, units)
+    elif rules.bonus == "2-4":
+        units = units + np.sign(wins - losses)
+    return units
 
 
 def _seat_rowset(table: _Table, seat: _Seat) -> _Rowset:
@@ -99,6 +113,8 @@ def _table_units(table: _Table, c: _Rowset, others: Sequence[_Seat]) -> Floats:
     n = len(others) + 1
     live = [o for o in others if o.status == "live"]
     rowsets = [_seat_rowset(table, o) for o in live]
+    if rules.royalty_best_only and table.has_royalties:
+        c, rowsets = _table_best_only(c, rowsets)
     outcomes = [_outcomes(c, o) for o in rowsets]
     two = 2.0
     scoop_all = rules.scoop_all_multiplier is not None and n == 4
@@ -160,3 +176,28 @@ def _best_royalties_only(c: _Rowset, o: _Rowset) -> tuple[_Rowset, _Rowset]:
         c._replace(r=(c_kept[0], c_kept[1], c_kept[2])),
         o._replace(r=(o_kept[0], o_kept[1], o_kept[2])),
     )
+
+
+def _table_best_only(c: _Rowset, fixed: Sequence[_Rowset]) -> tuple[_Rowset, list[_Rowset]]:
+    """``royalty_best_only`` at a whole table (``seats._keep_best_royalties`` over arrays):
+    in each row only the strongest qualifying live hand(s) keep their royalty. The fixed
+    hands' royalties become arrays, since whether they keep them depends on the candidate."""
+    c_kept: list[Floats] = []
+    o_kept: list[list[Floats]] = [[] for _ in fixed]
+    for row in range(3):
+        cv, cr = (c.f, c.m, c.b)[row], c.r[row]
+        values = [int((o.f, o.m, o.b)[row]) for o in fixed]
+        qualifies = [float(o.r[row]) > 0 for o in fixed]
+        best = max((v for v, q in zip(values, qualifies, strict=True) if q), default=None)
+        c_q = cr > 0
+        c_kept.append(np.where(c_q & (cv >= best), cr, 0.0) if best is not None else cr)
+        for k, o in enumerate(fixed):
+            rest = [
+                v for j, (v, q) in enumerate(zip(values, qualifies, strict=True)) if q and j != k
+            ]
+            if not qualifies[k] or (rest and values[k] < max(rest)):
+                o_kept[k].append(np.zeros(cv.shape))
+            else:
+                o_kept[k].append(np.where(c_q & (cv > values[k]), 0.0, float(o.r[row])))
+    kept = [o._replace(r=(r[0], r[1], r[2])) for o, r in zip(fixed, o_kept, strict=True)]
+    return c._replace(r=(c_kept[0], c_kept[1], c_kept[2])), kept

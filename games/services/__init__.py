@@ -37,6 +37,7 @@ from games.services.players import (
 from games.services.reviews import store_review
 from games.services.sessions import (
     close_session,
+    closed_at_target,
     delete_session,
     fantasyland,
     start_session,
@@ -58,6 +59,7 @@ __all__ = [
     "add_member",
     "add_player",
     "close_session",
+    "closed_at_target",
     "create_group",
     "delete_group",
     "delete_pair_stake",

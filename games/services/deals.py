@@ -92,6 +92,8 @@ def record_or_replay(
                 raise SessionClosed(f"session {session.pk} is closed: no more deals")
             has_fantasyland = GAMES[session.game].has_fantasyland
             fantasy = fantasyland(session, seated) if has_fantasyland else {}
+            if not session.rules.get("progressive"):  # the number dealt is always the same
+                fantasy = dict.fromkeys(fantasy, True)
             players = _checked_players(request_players, seated, fantasy)
             stakes = _stakes(group.unit_value, pair_stakes, playing(players).players, seated)
             request = {"players": players, "stakes": stakes}
@@ -227,7 +229,9 @@ def edit_deal(
         locked = _lock_active_deal(deal)
         seated = session.seated()
         fantasy = {
-            p["name"]: 1 for p in locked.request["players"] if p.get("in_fantasyland") is True
+            p["name"]: p["in_fantasyland"]
+            for p in locked.request["players"]
+            if p.get("in_fantasyland") not in (None, False)
         }
         players = _checked_players(request_players, seated, fantasy)
         played = playing(players).players
@@ -315,7 +319,8 @@ def _checked_players(
         if entry.get(SAT_OUT) is False:
             del player[SAT_OUT]
         elif fantasy and "in_fantasyland" not in player and not is_sat_out(player):
-            player["in_fantasyland"] = name in fantasy
+            # True, or (progressive fantasy land) the number of cards dealt
+            player["in_fantasyland"] = fantasy.get(name, False)
         players.append(player)
     missing = [name for name in seated if name not in named]
     if missing and len(named) == len(players):  # (a malformed entry is the engine's to name)

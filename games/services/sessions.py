@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from games.engine import Rules
 from games.engine.bigtwo import target_reached as engine_target_reached
-from games.engine.games import GAMES
+from games.engine.bigtwo import target_reason as engine_target_reason
+from games.engine.games import GAMES, descriptor_for
 from games.errors import HasHistory, ServiceError, SessionClosed
 from games.models import Deal, Group, Player, RuleSet, Session, SessionSeat
 from games.permissions import require_member
@@ -64,6 +65,14 @@ def start_session(
         rules = Rules.from_mapping(spec)
         if game is not None and rules.game != game:
             raise ServiceError(f"game: {game!r} does not match the rules ({rules.game})", "game")
+        played = descriptor_for(rules)
+        most = played.seats(rules)[1]
+        if len(players) > most:
+            called = played.display_name if rules.criss_cross else rules.preset
+            raise ServiceError(
+                f"players: the {called} rules allow at most {most} players, got {len(players)}",
+                "players",
+            )
         session = Session.objects.create(
             group=group,
             game=rules.game,
@@ -180,15 +189,31 @@ def lock_open_session(session: Session) -> Session:
     return locked
 
 
-def close_at_target(session: Session) -> None:
+def close_at_target(session: Session) -> str | None:
     """A game with a target score (Big Two): the session ends once a player's loss
-    reaches it."""
-    if (
-        "target_score" in GAMES[session.game].options
-        and session.target_score is not None
-        and target_reached(session)
-    ):
+    reaches it. Returns why it has just closed ("Di lost 33, the target is 30"), or None."""
+    reason = target_closure(session)
+    if reason is not None:
         _close(session, None)
+    return reason
+
+
+def closed_at_target(session: Session) -> str | None:
+    """Why the session was closed by its target score ("Di lost 33, the target is 30"),
+    read afresh; None while it is open or when someone closed it."""
+    closed = Session.objects.filter(
+        pk=session.pk, status=Session.Status.CLOSED, closed_by__isnull=True
+    ).exists()
+    return target_closure(session) if closed else None
+
+
+def target_closure(session: Session) -> str | None:
+    """Why the session's target score ends it ("Di lost 33, the target is 30"), or None
+    while no loss has reached it (or the game has no target)."""
+    if "target_score" not in GAMES[session.game].options or session.target_score is None:
+        return None
+    totals = {name: amounts.units for name, amounts in balances(session).items()}
+    return engine_target_reason(totals, Rules.from_mapping(session.rules))
 
 
 def fantasyland(session: Session, seated: Iterable[str] | None = None) -> dict[str, int]:

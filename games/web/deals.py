@@ -95,6 +95,7 @@ def _entry_context(
         "criss_cross": descriptor_for(rules).shape == "crossed",
         "leftovers": game.shape == "leftovers",
         "discards": game.has_discards,
+        "royalties_declared": rules.royalties_declared and game.rows != (),
     }
 
 

@@ -45,6 +45,8 @@ class SeatEntry:
     cards: str = ""  # Big Two: the cards left, if given
     cards_left: str = ""  # Big Two: their count
     sat_out: bool = False  # the player sits this deal out: no cards, nothing checked
+    not_shown: bool = False  # the hand was declared fouled without being shown
+    royalties: tuple[str, ...] = ()  # rows whose royalty was declared (royalties_declared)
 
 
 @dataclass
@@ -82,6 +84,8 @@ def read_entries(data: Mapping[str, Any], names: Sequence[str]) -> list[SeatEntr
                 surrender=bool(data.get(p + "surrender")),
                 natural=str(data.get(p + "natural", "") or ""),
                 sat_out=bool(data.get(p + SAT_OUT)),
+                not_shown=bool(data.get(p + "fouled")),
+                royalties=tuple(row for row in ROWS if data.get(f"{p}royalty-{row}")),
                 **values,
             )
         )
@@ -98,6 +102,7 @@ def entries_from_request(
     for name in names:
         p = by_name.get(name, {SAT_OUT: True})
         left = p.get("cards_left")
+        natural_cards = p.get("cards") if p.get("natural") else None  # a natural's 13 cards
         entries.append(
             SeatEntry(
                 name=name,
@@ -107,9 +112,12 @@ def entries_from_request(
                 discards=p.get("discards") or "",
                 surrender=bool(p.get("surrender")),
                 natural=p.get("natural") or "",
-                cards=p.get("cards") or "",
+                cards="" if natural_cards else p.get("cards") or "",
+                cards13=natural_cards or "",
                 cards_left="" if left is None else str(left),
                 sat_out=is_sat_out(p),
+                not_shown=p.get("fouled") is True,
+                royalties=tuple(p.get("royalties") or ()),
             )
         )
     return entries
@@ -125,6 +133,10 @@ def request_players(
         player: dict[str, Any] = {"name": entry.name}
         if entry.sat_out:
             player[SAT_OUT] = True
+        elif entry.not_shown and game.shape != "leftovers":
+            player["fouled"] = True  # a hand not shown: whatever was typed is not sent
+            if game.has_fantasyland and fantasy is not None:
+                player["in_fantasyland"] = fantasy.get(entry.name, False)
         elif game.shape == "leftovers":
             if entry.cards.strip():
                 player["cards"] = entry.cards
@@ -134,6 +146,8 @@ def request_players(
                 player["cards_left"] = int(count) if _COUNT.fullmatch(count) else count
         else:
             rows = {row: getattr(entry, row) for row in ROWS if getattr(entry, row).strip()}
+            if entry.natural and not rows and entry.cards13.strip():
+                player["cards"] = entry.cards13  # a natural declared with its 13 cards
             if entry.surrender:
                 player["surrender"] = True
                 if len(rows) == 3:
@@ -142,10 +156,12 @@ def request_players(
                 player.update(rows)
             if entry.natural:
                 player["natural"] = entry.natural
+            if entry.royalties:
+                player["royalties"] = list(entry.royalties)
             if game.has_discards and entry.discards.strip():
                 player["discards"] = entry.discards
             if game.has_fantasyland and fantasy is not None:
-                player["in_fantasyland"] = entry.name in fantasy
+                player["in_fantasyland"] = fantasy.get(entry.name, False)  # cards dealt
         players.append(player)
     return players
 
@@ -285,7 +301,13 @@ def complete(entries: Sequence[SeatEntry], game: Descriptor) -> bool:
     playing = [e for e in entries if not e.sat_out]
     if game.shape == "leftovers":
         return all(e.cards.strip() or e.cards_left.strip() for e in playing)
-    return all(e.surrender or all(getattr(e, row).strip() for row in ROWS) for e in playing)
+    return all(
+        e.surrender
+        or e.not_shown
+        or (e.natural and e.cards13.strip())
+        or all(getattr(e, row).strip() for row in ROWS)
+        for e in playing
+    )
 
 
 def arrange(text: str, rules: Rules) -> tuple[str, str, str]:

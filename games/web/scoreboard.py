@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 from games import services
 from games.engine import Rules
 from games.engine.cards import parse_cards
-from games.engine.games import GAMES, player_hands
+from games.engine.games import GAMES, HANDS_FIELD, player_hands
 from games.models import Deal, Membership, Session
 from games.present import (
     capitalised,
@@ -77,7 +77,8 @@ def _deal_rows(deals: Sequence[Deal], names: Sequence[str], rules: Rules) -> lis
             naturals = [hand["natural"] for hand in player_hands(p) if hand.get("natural")]
             note = ""
             if p.get("fouled"):
-                note = "foul"
+                shown = p.get("rows") is not None or HANDS_FIELD in p
+                note = "foul" if shown else "foul, not shown"
             elif p.get("surrendered"):
                 note = "surrender"
             elif naturals:
@@ -112,19 +113,46 @@ PAIR_KINDS = {
 }
 
 
-def _last_pairs(session: Session, names: Sequence[str]) -> tuple[Deal | None, list[dict[str, str]]]:
+def _pair_detail(
+    pair: dict[str, Any], hands: dict[str, tuple[Any, ...]], k: int | None, rules: Rules
+) -> str:
+    """How one pair was settled; a natural is named ("natural: six pairs"). ``k`` is the
+    hand's index at a Criss Cross table, where each player holds two."""
+    if pair.get("scoop"):
+        return "scoop"
+    detail = PAIR_KINDS.get(pair.get("kind", ""), "")
+    if detail == "natural":
+        named = []
+        for name in pair["players"]:
+            player = hands.get(name, ())
+            hand = player[k or 0] if len(player) > (k or 0) else {}
+            if hand.get("natural"):
+                named.append(natural_name(hand["natural"], rules))
+        if named:
+            detail = "natural: " + ", ".join(named)
+    return detail
+
+
+def _last_pairs(
+    session: Session, names: Sequence[str], rules: Rules
+) -> tuple[Deal | None, list[dict[str, str]]]:
     """The last active deal pair by pair, each told from the winner's side, in seat order."""
     deal = session.deals.filter(status=Deal.Status.ACTIVE).order_by("-number").first()
     if deal is None:
         return None, []
     seat = {name: k for k, name in enumerate(names)}
+    naturals = {p["name"]: player_hands(p) for p in deal.result["players"]}
     pairs = []
     for pair in deal.result["pairs"]:
         a, b = sorted(pair["players"], key=lambda name: seat.get(name, 0))
         won = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
-        detail = PAIR_KINDS.get(pair.get("kind", ""), "")
-        if pair.get("scoop"):
-            detail = "scoop"
+        if HANDS_FIELD in pair:  # Criss Cross: each hand's pair told on its own
+            detail = "; ".join(
+                f"hand {k}: {_pair_detail(hand, naturals, k - 1, rules) or 'rows'}"
+                for k, hand in enumerate(pair[HANDS_FIELD], start=1)
+            )
+        else:
+            detail = _pair_detail(pair, naturals, None, rules)
         if won < 0:
             text = f"{b} wins {units(-won)} from {a}"
         elif won > 0:
@@ -219,7 +247,8 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     running = [
         {"deal": number, "units": [signed(u) for u in values]} for number, values in runs.points
     ]
-    last, pairs = _last_pairs(session, names)
+    last, pairs = _last_pairs(session, names, rules)
+    closed = None if session.is_open else services.closed_at_target(session)
     fantasy = services.fantasyland(session) if GAMES[session.game].has_fantasyland else {}
     deals, older, newer = deal_window(session, _before(request))
     context = {
@@ -235,6 +264,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "last": last,
         "pairs": pairs,
         "review": _review(last, rules),
+        "closed_at_target": closed,
         "deals": _deal_rows(deals, names, rules),
         "older": older,
         "newer": newer,

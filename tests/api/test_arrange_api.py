@@ -64,3 +64,9 @@ def test_bad_requests_name_the_field(body: dict[str, Any], field: str, mentions:
     assert answer.status_code == 400
     assert answer.json()["field"] == field
     assert mentions in answer.json()["error"]
+
+
+def test_a_fantasy_land_hand_is_arranged_over_the_api() -> None:
+    answer = _post({"cards": "Ac Ad Ah Ks Kd 2c 3c 4c 5c 6c 7h 8h 9s Jd", "rules": "pineapple"})
+    assert answer.status_code == 200, answer.content
+    assert (answer.json()["discards"], answer.json()["royalties"]) == ("7h", "27")

@@ -125,6 +125,7 @@ def test_recording_a_deal_answers_the_scored_deal(
     assert row_counts() == (1, 6, 0)
     listed = as_bob.get(deals_url(session)).json()["results"]
     assert [d["number"] for d in listed] == [1]
+    assert "session_closed" not in body  # only once a target score closes the session
     assert as_bob.get(f"{deals_url(session)}1/").json() == body
 
 
@@ -427,3 +428,49 @@ def test_a_deal_recorded_through_the_api_is_played_at_the_pairs_stakes(
     assert money[("Ann", "Bob")] == "-3"  # -6 units at 1x
     by_services = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
     assert by_services.request["stakes"] == body["stakes"]
+
+
+def test_the_deal_that_reaches_the_target_says_the_session_is_closed_and_why(
+    group: Group, players: dict[str, Player], alice: User, as_bob: APIClient
+) -> None:
+    seats = [players[n] for n in ("Ann", "Bob", "Di")]
+    night = services.start_session(group, seats, alice, game="big-two", target_score=30)
+    # One unit a card: Ann goes out, Bob holds 1 and Di all 13 (Di -13).
+    first = post_deal(
+        as_bob,
+        night,
+        [
+            {"name": "Ann", "cards_left": 0},
+            {"name": "Bob", "cards_left": 1},
+            {"name": "Di", "cards_left": 13},
+        ],
+    )
+    assert first.status_code == 201 and "session_closed" not in first.json()
+    # Bob goes out; Di holds 13 again (-26) and then 7 (-33): past the target of 30.
+    for left in (13, 7):
+        answer = post_deal(
+            as_bob,
+            night,
+            [
+                {"name": "Ann", "cards_left": 2},
+                {"name": "Bob", "cards_left": 0},
+                {"name": "Di", "cards_left": left},
+            ],
+        )
+        assert answer.status_code == 201
+    assert answer.json()["session_closed"] == "Di lost 33, the target is 30"
+    night.refresh_from_db()
+    assert night.status == Session.Status.CLOSED
+
+
+def test_a_hand_not_shown_is_recorded_as_a_foul(session: Session, as_bob: APIClient) -> None:
+    # classic-1-6: Ann's hand is not shown, so she pays each live opponent the foul penalty
+    # (3) plus its royalties; hands B, C and D hold no baseline royalty (C's middle trips
+    # and back full house earn nothing there), so 3 each: Ann -9.
+    players = [*deal(Bob="B", Cy="C", Di="D"), {"name": "Ann", "fouled": True}]
+    answer = post_deal(as_bob, session, players)
+    assert answer.status_code == 201, answer.content
+    ann = next(p for p in answer.json()["result"]["players"] if p["name"] == "Ann")
+    assert (ann["units"], ann["fouled"], ann["rows"]) == ("-9", True, None)
+    tally = Deal.objects.get().tally
+    assert tally is not None and tally["Ann"]["fouls"] == 1

@@ -39,6 +39,13 @@ RULE_SPECS: tuple[Any, ...] = (
     {"preset": "classic-2-4", "middle": "lowball-2-7", "bonus": "none"},
     {"preset": "mau-binh-south", "foul_counts_as_scoop": True, "foul_penalty": "2"},
     {"preset": "classic-1-6", "scoop_all_multiplier": "3", "foul_pays_royalties": False},
+    # royalty_best_only compares the whole table (issue 17 item 10).
+    {"preset": "ofc", "royalty_best_only": True},
+    {"preset": "classic-1-6", "royalty_best_only": True},
+    {"preset": "mau-binh-north", "royalty_best_only": True},
+    # A fouled hand still played row by row after its penalty (issue 17 item 3).
+    {"preset": "standard", "fouled_hand": "played"},
+    {"preset": "classic-2-4", "fouled_hand": "played"},
 )
 # Quads, a full house and a pair: nothing else is sensible.
 OBVIOUS = "As Ad Ah Ac 2c Ks Kd Kh 7c 7d Qs Qd 3h"
@@ -330,6 +337,13 @@ def test_review_request_reviews_every_player_who_showed_cards() -> None:
     assert (bob["actual_units"], bob["units_missed"]) == ("8.5", "0")
 
 
+# The second 13-card deal of a Criss Cross table (its own deck).
+CROSSED = {
+    "Ann": {"front": "Qc Jc 9d", "middle": "8c 8d 8h As 2h", "back": "6c 6h 6s Th Td"},
+    "Bob": {"front": "4s 3h 3s", "middle": "Qd Qh Jh Js 9c", "back": "Ad Ah Ks Kh 9s"},
+}
+
+
 @pytest.mark.parametrize(
     ("request_", "reason"),
     [
@@ -346,6 +360,16 @@ def test_review_request_reviews_every_player_who_showed_cards() -> None:
                 "players": [{"name": name, **rows} for name, rows in REVIEW_HANDS.items()],
             },
             "open-face deals are not reviewed",
+        ),
+        (
+            {
+                "rules": {"preset": "standard", "criss_cross": True},
+                "players": [
+                    {"name": "Ann", "hands": [REVIEW_HANDS["Ann"], CROSSED["Ann"]]},
+                    {"name": "Bob", "hands": [REVIEW_HANDS["Bob"], CROSSED["Bob"]]},
+                ],
+            },
+            "criss cross deals are not reviewed",
         ),
     ],
 )

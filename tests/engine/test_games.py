@@ -70,6 +70,10 @@ def error_of(request: dict[str, Any]) -> ScoreError:
 # --- the descriptors --------------------------------------------------------------------
 
 
+HAND = ("front", "middle", "back", "natural", "surrender")
+DECLARED = ("fouled", "royalties", "cards")  # RULES 12
+
+
 @pytest.mark.parametrize(
     ("game", "expected"),
     [
@@ -81,8 +85,8 @@ def error_of(request: dict[str, Any]) -> ScoreError:
                 "display_name": "Chinese poker",
                 "default_preset": "standard",
                 "shape": "rows",
-                "player_fields": {"name", "front", "middle", "back", "natural", "surrender"},
-                "hand_fields": {"front", "middle", "back", "natural", "surrender"},
+                "player_fields": {"name", *HAND, *DECLARED},
+                "hand_fields": {*HAND, *DECLARED},
                 "rows": ROWS,
                 "has_naturals": True,
                 "has_fantasyland": False,
@@ -101,14 +105,8 @@ def error_of(request: dict[str, Any]) -> ScoreError:
                 "display_name": "Open-face Chinese poker",
                 "default_preset": "ofc",
                 "shape": "rows",
-                "player_fields": {
-                    *("name", "front", "middle", "back", "natural", "surrender"),
-                    *("in_fantasyland", "discards"),
-                },
-                "hand_fields": {
-                    *("front", "middle", "back", "natural", "surrender"),
-                    *("in_fantasyland", "discards"),
-                },
+                "player_fields": {"name", *HAND, *DECLARED, "in_fantasyland", "discards"},
+                "hand_fields": {*HAND, *DECLARED, "in_fantasyland", "discards"},
                 "rows": ROWS,
                 "has_naturals": False,
                 "has_fantasyland": True,
@@ -148,7 +146,7 @@ def error_of(request: dict[str, Any]) -> ScoreError:
                 "default_preset": "standard",
                 "shape": "crossed",
                 "player_fields": {"name", "hands"},
-                "hand_fields": {"front", "middle", "back", "natural", "surrender"},
+                "hand_fields": {*HAND, *DECLARED},
                 "rows": ROWS,
                 "has_naturals": True,
                 "has_fantasyland": False,

@@ -1150,16 +1150,18 @@ def test_ofc_accepts_four_players_and_surrender_costs_two() -> None:
 
 def test_discards_are_accepted_when_distinct() -> None:
     ann, bob = ofc_seats(OFC_1)
-    result = score("pineapple", {**ann, "discards": "4s 5s 6s"}, {**bob, "discards": "As Ks Ts"})
+    result = score(
+        "pineapple", {**ann, "discards": "4s 5s 6s 7s"}, {**bob, "discards": "As Ks Ts 9s"}
+    )
     expect_units(result, {ANN: -18, BOB: 18})
 
 
 @pytest.mark.parametrize(
     ("discards", "card"),
     [
-        pytest.param("4s Js 6s", "Js", id="a card on Bob's board"),
-        pytest.param("2c 4s 5s", "2c", id="a card on Ann's own board"),
-        pytest.param("4s 4s 5s", "4s", id="the same discard twice"),
+        pytest.param("4s Js 6s 7s", "Js", id="a card on Bob's board"),
+        pytest.param("2c 4s 5s 6s", "2c", id="a card on Ann's own board"),
+        pytest.param("4s 4s 5s 6s", "4s", id="the same discard twice"),
     ],
 )
 def test_discards_are_checked_for_duplicates(discards: str, card: str) -> None:
@@ -1167,6 +1169,60 @@ def test_discards_are_checked_for_duplicates(discards: str, card: str) -> None:
     message = rejected({"rules": "pineapple", "players": [{**ann, "discards": discards}, bob]})
     assert card in message
     assert "twice" in message
+
+
+# Pineapple: five cards, then four rounds of three keeping two: four discards a hand. In
+# fantasy land a player keeps 13 of the cards dealt: 14 cards discard one, 17 discard four
+# (progressive). Plain open-face deals one card at a time: nothing to discard.
+@pytest.mark.parametrize(
+    ("rules", "in_fantasyland", "discards", "words"),
+    [
+        ("ofc", False, "4s", "plain open-face has no discards"),
+        ("ofc", True, "4s", "fantasy land deals 13 cards here, so nothing is discarded"),
+        ("pineapple", False, "4s 5s 6s", "3 given (4s 5s 6s); a Pineapple hand discards 4"),
+        ("pineapple", True, "4s 5s", "fantasy land with 14 cards discards 1"),
+        ("pineapple", 15, "4s", "fantasy land deals 14 cards under these rules, not 15"),
+        (
+            {"preset": "pineapple", "progressive": True},
+            16,
+            "4s 5s",
+            "fantasy land with 16 cards discards 3",
+        ),
+        (
+            {"preset": "ofc", "progressive": True},
+            True,
+            "4s 5s 6s 7s 8s",
+            "fantasy land here discards 0 to 4",
+        ),
+        ("pineapple", "yes", "", "in_fantasyland must be true, false or the number of cards"),
+    ],
+)
+def test_discards_are_counted_by_the_rules(
+    rules: Any, in_fantasyland: Any, discards: str, words: str
+) -> None:
+    ann, bob = ofc_seats(OFC_1)
+    ann = {**ann, "in_fantasyland": in_fantasyland, "discards": discards}
+    assert words in rejected({"rules": rules, "players": [ann, bob]})
+
+
+@pytest.mark.parametrize(
+    ("rules", "in_fantasyland", "discards"),
+    [
+        ("ofc", False, ""),
+        ("ofc", True, None),
+        ({"preset": "ofc", "progressive": True}, 15, "4s 5s"),
+        ({"preset": "ofc", "progressive": True}, True, "4s 5s 6s"),
+        ("pineapple", True, "4s"),
+        ({"preset": "pineapple", "progressive": True}, 17, "4s 5s 6s 7s"),
+    ],
+)
+def test_the_right_number_of_discards_is_accepted(
+    rules: Any, in_fantasyland: Any, discards: str | None
+) -> None:
+    ann, bob = ofc_seats(OFC_1)
+    ann = {**ann, "in_fantasyland": in_fantasyland, "discards": discards}
+    result = score_request({"rules": rules, "players": [ann, bob]})
+    assert result["players"][0]["units"] == "-18"
 
 
 # --- 11. 2-7 lowball middle ---------------------------------------------------------------

@@ -56,6 +56,17 @@ def test_every_preset_is_described(preset: str) -> None:
             "front pair of sixes 1 up to pair of aces 9, trips of twos 10 up to trips of aces 22",
         ),
         ("pineapple", "(14 cards)"),
+        ("pineapple", "Pineapple: each hand discards four cards; fantasy land keeps 13."),
+        ("mau-binh-north", "Two naturals: the one higher in the table above is paid its value"),
+        ("classic-1-6", "Two naturals: the higher value is paid; equal values pay nothing."),
+        (
+            {"preset": "classic-1-6", "royalties_declared": True},
+            "A royalty counts only on the rows its player declared before the reveal.",
+        ),
+        (
+            {"preset": "standard", "fouled_hand": "played"},
+            "After its penalty a fouled hand that was shown is still played row by row",
+        ),
         (
             {"preset": "big-two", "multipliers": [[10, 2], [13, 3]], "two_multiplier": 2},
             "10 or more cards left: x2.",

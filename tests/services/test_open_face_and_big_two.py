@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games import reports, services
+from games.engine import ScoreError
 from games.models import Group, Player, Session
 
 # Ann's board has queens in front (fantasy land next); Bob's has nothing special.
@@ -111,3 +112,42 @@ def test_big_two_ends_when_a_loss_reaches_the_target(
         services.record_deal(
             session, [{"name": "Ann", "cards_left": 0}, {"name": "Bob", "cards_left": 1}], ann_user
         )
+
+
+def test_progressive_fantasy_land_counts_the_discards_it_dealt(
+    group: Group, players: dict[str, Player], ann_user: User
+) -> None:
+    session = services.start_session(
+        group,
+        [players["Ann"], players["Bob"]],
+        ann_user,
+        rules_override={"preset": "pineapple", "progressive": True},
+    )
+    # Ann's QQ front earns 14 cards (progressive: QQ 14, KK 15, AA 16, trips 17).
+    services.record_deal(session, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], ann_user)
+    assert services.fantasyland(session) == {"Ann": 14}
+    # She keeps 13 of her 14: one discard; two are refused, naming the number dealt.
+    with pytest.raises(ScoreError) as refused:
+        services.record_deal(
+            session,
+            [{"name": "Ann", **PLAIN, "discards": "Qs Ks"}, {"name": "Bob", **QUEENS}],
+            ann_user,
+        )
+    assert "fantasy land with 14 cards discards 1" in refused.value.message
+    second = services.record_deal(
+        session, [{"name": "Ann", **PLAIN, "discards": "Qs"}, {"name": "Bob", **QUEENS}], ann_user
+    )
+    assert second.request["players"][0]["in_fantasyland"] == 14
+
+
+def test_a_session_seats_no_more_players_than_its_rules_allow(
+    group: Group, players: dict[str, Player], ann_user: User
+) -> None:
+    four = [players[n] for n in ("Ann", "Bob", "Cy", "Di")]
+    with pytest.raises(services.ServiceError) as refused:
+        services.start_session(group, four, ann_user, rules_override="pineapple")
+    assert refused.value.message == "players: the pineapple rules allow at most 3 players, got 4"
+    with pytest.raises(services.ServiceError) as crossed:
+        services.start_session(group, four[:3], ann_user, rules_override={"criss_cross": True})
+    assert crossed.value.message == "players: the Criss Cross rules allow at most 2 players, got 3"
+    assert not Session.objects.exists()

@@ -458,6 +458,9 @@ def test_the_scoreboard_names_a_criss_cross_natural(
     board = as_bob.get(f"/sessions/{session.pk}/").content.decode()
     deals = board.split('id="deals"')[1]
     assert "Six pairs" in deals
+    # The last deal pair by pair tells each hand's settlement, naming the natural.
+    last = board.split('id="last-h"')[1].split("</section>")[0]
+    assert "hand 2: natural: six pairs" in last
 
 
 def test_a_false_natural_is_refused_beside_its_player(session: Session, as_bob: Client) -> None:
@@ -528,3 +531,14 @@ def test_the_add_player_form_stores_a_clean_name_and_refuses_a_look_alike(
     hidden = as_bob.post(f"/groups/{group.pk}/", {"name": "\u200b"})
     assert hidden.status_code == 400
     assert "U+200B ZERO WIDTH SPACE" in hidden.content.decode()
+
+
+def test_the_scoreboard_says_why_big_two_closed_at_its_target(
+    group: Group, players: dict[str, Player], alice: User, as_bob: Client
+) -> None:
+    seats = [players[n] for n in ("Ann", "Bob")]
+    session = services.start_session(group, seats, alice, game="big-two", target_score=10)
+    form = {"p0-cards_left": "0", "p1-cards_left": "12"}  # Bob -12: past 10
+    saved = as_bob.post(f"/sessions/{session.pk}/deal/", form, follow=True)
+    note = saved.content.decode().split('id="closed-at-target"')[1].split("</p>")[0]
+    assert note == ">The session is closed: Bob lost 12, the target is 10."

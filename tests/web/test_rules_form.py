@@ -67,6 +67,18 @@ FORM_FIELDS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ),
     ("foul_pays_royalties", "bool", "A fouled player also pays opponents their royalties.", ()),
     (
+        "fouled_hand",
+        "choice",
+        "A fouled hand shown is forfeited, or after its penalty still played row by row.",
+        ("forfeit", "played"),
+    ),
+    (
+        "royalties_declared",
+        "bool",
+        "A royalty counts only on the rows the player declared before the reveal.",
+        (),
+    ),
+    (
         "surrender_cost",
         "number-or-none",
         "Units a surrendering player pays each opponent; none means surrender is not allowed.",
@@ -92,9 +104,21 @@ FORM_FIELDS: list[tuple[str, str, str, tuple[str, ...]]] = [
         (),
     ),
     (
+        "natural_ranking",
+        "choice",
+        "Two naturals: the higher value is paid, or the higher kind in the Mau Binh order.",
+        ("value", "order"),
+    ),
+    (
         "fantasyland_cards",
         "int-or-none",
         "Cards dealt to a player in fantasy land (13-17); none turns fantasy land off.",
+        (),
+    ),
+    (
+        "pineapple",
+        "bool",
+        "Pineapple: cards come three at a time, one of each three discarded (four a hand).",
         (),
     ),
     ("progressive", "bool", "Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards.", ()),
