@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from games.engine.cards import SUIT_CHARS, SUIT_SYMBOLS, Card, card_text
+from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
 from games.engine.games import GAMES
 from games.engine.rules import NATURALS, Rules, decimal_text
 
@@ -83,6 +83,21 @@ def text_faces(text: str | None) -> list[dict[str, Any]]:
             }
         )
     return faces
+
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+def picker_rows() -> list[list[dict[str, Any]]]:
+    """The whole deck as the deal page's card picker lays it out: one row per suit
+    (spades, hearts, diamonds, clubs), aces first; each card with its spoken name."""
+    rows = []
+    for suit in (3, 2, 1, 0):
+        faces = card_faces(make_card(rank, suit) for rank in range(12, -1, -1))
+        for rank, face in zip(range(12, -1, -1), faces, strict=True):
+            face["name"] = f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
+        rows.append(faces)
+    return rows
 
 
 # --- games and naturals --------------------------------------------------------------------

@@ -24,7 +24,7 @@ from games.engine import Rules, ScoreError
 from games.engine.games import GAMES, descriptor_for
 from games.errors import CONFLICTS, DealNotActive, IdempotencyConflict, SessionClosed
 from games.models import Deal, Session
-from games.present import game_name, signed
+from games.present import game_name, picker_rows, signed
 from games.web import entry
 from games.web.common import require_owner_role, seat_names, session_for, session_rules, user_of
 
@@ -95,6 +95,7 @@ def _entry_context(
         "criss_cross": descriptor_for(rules).shape == "crossed",
         "leftovers": game.shape == "leftovers",
         "discards": game.has_discards,
+        "picker": picker_rows() if game.shape != "leftovers" else [],
     }
 
 
