@@ -84,6 +84,23 @@ def deal_entry(page: Any, base: str, session: int) -> None:
     page.locator("#p0-front").focus()
 
 
+def deal_picker(browser: Any, base: str, session: int) -> None:
+    """The card picker on a touch phone: Ann's cards tapped in (she folds away), Bob's
+    front half tapped, the screen as the host sees it."""
+    from tests.services.hands import HANDS
+
+    page = browser.new_page(viewport=VIEWPORTS["phone"], has_touch=True, is_mobile=True)
+    sign_in(page, base)
+    page.goto(f"{base}/sessions/{session}/deal/")
+    taps = [*" ".join(HANDS["A"].values()).split(), *HANDS["B"]["front"].split()[:2]]
+    for card in taps:
+        page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+    page.wait_for_selector("#p0-front-fb .label", state="attached")
+    page.screenshot(path=str(OUT / "deal-picker-phone.png"))
+    print("wrote", (OUT / "deal-picker-phone.png").relative_to(ROOT))
+    page.close()
+
+
 def main() -> None:
     workdir = tempfile.mkdtemp(prefix="scorekeeper-shots-")
     env = {
@@ -133,6 +150,7 @@ def main() -> None:
                 shoot(page, f"deal-entry-{width}")
                 page.goto(f"{base}/sessions/{session}/")
                 shoot(page, f"scoreboard-{width}")
+            deal_picker(browser, base, session)
             pages["phone"].goto(f"{base}/sessions/{session}/summary/")
             pages["phone"].get_by_role("button", name="Close the session").click()
             pages["phone"].wait_for_selector("#transfers")

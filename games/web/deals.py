@@ -256,6 +256,7 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
                     "label": fb.label,
                     "error": fb.error,
                     "duplicate": fb.duplicate,
+                    "progress": fb.progress,
                 }
                 for row, fb in seat.rows.items()
             },

@@ -54,6 +54,7 @@ class RowFeedback:
     label: str = ""
     error: str = ""
     duplicate: str = ""
+    progress: str = ""  # a row still being filled: "2 of 5", not an error yet
 
 
 @dataclass
@@ -173,7 +174,9 @@ def _seat_rows(entry: SeatEntry, rules: Rules) -> tuple[SeatFeedback, dict[str, 
             continue
         feedback.cards = card_faces(cards)
         parsed[row] = cards
-        if len(cards) != size:
+        if len(cards) < size:
+            feedback.progress = f"{len(cards)} of {size}"
+        elif len(cards) > size:
             feedback.error = f"{len(cards)} cards given, the {row} row needs {size}"
         elif len(set(cards)) == size:
             feedback.label = _row_label(cards, row, rules)

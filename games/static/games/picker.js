@@ -145,10 +145,10 @@
     button.hidden = !folded;
   }
 
-  function activate(el) {
+  function activate(el, still) {
     active = el;
     picker.hidden = !el || picker.classList.contains("off");
-    if (el) place(el);
+    if (el && !still) place(el);
     sync();
   }
 
@@ -208,6 +208,25 @@
     if (event.target.type === "checkbox") sync();
   });
 
+  // Enter in a row moves on to the next row still to fill; only a deal with every row
+  // full is saved by it (the server would refuse the rest, and nothing typed moves).
+  form.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !event.target.matches("input[data-row]")) return;
+    event.preventDefault();
+    var rows = Array.prototype.filter.call(form.querySelectorAll("input[data-row]"), function (el) {
+      return !skipped(seatOf(el));
+    });
+    var here = rows.indexOf(event.target);
+    var open = rows.filter(function (el) { return !full(el); });
+    var next = open.filter(function (el) { return rows.indexOf(el) > here; })[0] || open[0];
+    if (!next) {
+      form.requestSubmit(form.querySelector(".actions button[name=save]"));
+      return;
+    }
+    fold(seatOf(next), false);
+    next.focus();
+  });
+
   hideButton.addEventListener("click", function () {
     picker.classList.add("off");
     picker.hidden = true;
@@ -221,8 +240,12 @@
 
   form.classList.add("picking");
   seats.forEach(function (_, k) { fold(k, false); });
-  activate(nextOpen(0));
-  // The form opened with every row given (a correction, or a form shown again): the
-  // picker waits until a row is chosen.
+  // A form shown again with an error has its error focused (deal.js): the picker fills
+  // that row and leaves the page where it is.
+  var focused = document.activeElement;
+  if (focused && focused.matches && focused.matches("input[data-row]")) activate(focused, true);
+  else activate(nextOpen(0), !!form.querySelector("[role=alert]:not([hidden])") || !!document.getElementById("form-error"));
+  // The form opened with every row given (a correction): the picker waits until a row is
+  // chosen.
   if (!active) picker.hidden = true;
 })();
