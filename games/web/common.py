@@ -47,3 +47,10 @@ def seat_names(session: Session) -> list[str]:
 
 def session_rules(session: Session) -> Rules:
     return Rules.from_mapping(session.rules)
+
+
+def saved_keys(session: Session) -> list[str]:
+    """The idempotency keys the session's deals were saved with: a phone that queued or
+    kept a deal sees here that it has landed."""
+    keys = session.deals.exclude(idempotency_key=None).values_list("idempotency_key", flat=True)
+    return [key for key in keys if key and " " not in key]

@@ -26,7 +26,14 @@ from games.errors import CONFLICTS, DealNotActive, IdempotencyConflict, SessionC
 from games.models import Deal, Session
 from games.present import game_name, picker_rows, signed
 from games.web import entry
-from games.web.common import require_owner_role, seat_names, session_for, session_rules, user_of
+from games.web.common import (
+    require_owner_role,
+    saved_keys,
+    seat_names,
+    session_for,
+    session_rules,
+    user_of,
+)
 
 # Fields of the deal form with a feedback line of their own: errors go beside them.
 ROW_FIELDS = frozenset({"front", "middle", "back", "cards", "cards_left", "discards", "cards13"})
@@ -96,6 +103,7 @@ def _entry_context(
         "leftovers": game.shape == "leftovers",
         "discards": game.has_discards,
         "picker": picker_rows() if game.shape != "leftovers" else [],
+        "saved_keys": saved_keys(session),
     }
 
 

@@ -31,7 +31,14 @@ from games.present import (
     signed,
     units,
 )
-from games.web.common import group_for, seat_names, session_for, session_rules, user_of
+from games.web.common import (
+    group_for,
+    saved_keys,
+    seat_names,
+    session_for,
+    session_rules,
+    user_of,
+)
 
 
 @login_required
@@ -240,6 +247,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "deals": _deal_rows(session, names, rules),
         "fantasy": fantasy,
         "game_name": game_name(rules),
+        "saved_keys": saved_keys(session),
     }
     return render(request, "web/session_detail.html", context)
 

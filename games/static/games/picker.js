@@ -202,7 +202,14 @@
     }
   });
   form.addEventListener("input", function (event) {
-    if (event.target.matches("input[data-row]")) sync();
+    if (!event.target.matches("input[data-row]")) return;
+    // Rows emptied from outside (a draft put back, the form cleared for the next deal):
+    // a folded player with rows to fill opens again, and the picker finds a row.
+    seats.forEach(function (fieldset, k) {
+      if (fieldset.classList.contains("folded") && !seatDone(k)) fold(k, false);
+    });
+    if (!active || (event.target !== active && full(active))) activate(nextOpen(0), true);
+    else sync();
   });
   form.addEventListener("change", function (event) {
     if (event.target.type === "checkbox") sync();
