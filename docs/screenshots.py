@@ -152,6 +152,7 @@ def main() -> None:
                 shoot(page, f"scoreboard-{width}")
             deal_picker(browser, base, session)
             pages["phone"].goto(f"{base}/sessions/{session}/summary/")
+            pages["phone"].once("dialog", lambda dialog: dialog.accept())
             pages["phone"].get_by_role("button", name="Close the session").click()
             pages["phone"].wait_for_selector("#transfers")
             for width, page in pages.items():

@@ -176,7 +176,9 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
         if deal is None:
             key = request.POST.get("idempotency_key") or None
             saved = services.record_or_replay(session, players, user, key).deal
-            messages.success(request, f"Deal {saved.number} saved.")
+            # The scoreboard says so, with Undo and Next deal beside it.
+            url = reverse("web:session", args=[session.pk])
+            return redirect(f"{url}?saved={saved.number}#saved")
         else:
             saved = services.edit_deal(deal, players, user, reason=extra["reason"])
             messages.success(request, f"Deal {saved.number} corrected (version {saved.version}).")
@@ -234,6 +236,23 @@ def deal_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     else:
         messages.success(request, f"Deal {number} is void: it stays listed and counts for nothing.")
     return redirect(reverse("web:session", args=[session.pk]) + "#deals")
+
+
+@login_required
+@require_POST
+def deal_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """An owner undoes a void: the deal counts again, the void and the restore in its
+    history."""
+    session, role = session_for(request, pk)
+    require_owner_role(role)
+    deal = get_object_or_404(session.deals, number=number)
+    try:
+        services.restore_deal(deal, user_of(request), reason=request.POST.get("reason", ""))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Deal {number} is restored: it counts again.")
+    return redirect(reverse("web:session", args=[session.pk]) + f"#deal-{number}")
 
 
 @login_required

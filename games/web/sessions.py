@@ -127,6 +127,7 @@ def _deal_rows(session: Session, names: Sequence[str], rules: Rules) -> list[dic
             {
                 "version": rev.version,
                 "action": rev.action,
+                "done": DONE[rev.action],
                 "reason": rev.reason,
                 "by": rev.changed_by.get_username() if rev.changed_by else "",
                 "at": rev.changed_at,
@@ -210,6 +211,10 @@ def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
     return {"pending": False, "reason": review["reason"], "players": players}
 
 
+# What each revision did, as its line in a deal's history reads.
+DONE = {"edit": "edited", "void": "voided", "restore": "restored"}
+
+
 @login_required
 @require_GET
 def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -248,8 +253,24 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "fantasy": fantasy,
         "game_name": game_name(rules),
         "saved_keys": saved_keys(session),
+        "saved": _just_saved(session, request.GET.get("saved", ""), names),
     }
     return render(request, "web/session_detail.html", context)
+
+
+def _just_saved(session: Session, number: str, names: list[str]) -> dict[str, Any] | None:
+    """The deal the deal form has just saved (``?saved=N``), while it counts, with its
+    units for the notice that offers Undo and Next deal."""
+    if not number.isdigit() or len(number) > 9:
+        return None
+    deal = session.deals.filter(number=int(number), status=Deal.Status.ACTIVE).first()
+    if deal is None:
+        return None
+    units = {p["name"]: signed(Decimal(p["units"])) for p in deal.result["players"]}
+    return {
+        "number": deal.number,
+        "units": ", ".join(f"{name} {units[name]}" for name in names if name in units),
+    }
 
 
 @login_required

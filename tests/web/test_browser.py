@@ -187,8 +187,17 @@ def test_a_night_at_the_table(
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
     # Close the night: who pays whom.
+    # Closing asks first.
+    questions: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        questions.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", accept)
     page.get_by_role("button", name="Close the session").click()
     page.wait_for_selector("#transfers")
+    assert questions == ["Close the session? Every deal becomes read-only."]
     transfers = [" ".join(t.split()) for t in page.locator("#transfers li").all_inner_texts()]
     assert transfers == TRANSFERS
     summary = page.locator("#summary-table tbody tr")

@@ -198,7 +198,7 @@ def test_a_deal_saved_from_the_form_scores_as_worked_by_hand(
     response = as_bob.post(
         f"/sessions/{session.pk}/deal/", deal_form(Ann="A", Bob="B", Cy="C", Di="D")
     )
-    assert response["Location"] == f"/sessions/{session.pk}/#scoreboard"
+    assert response["Location"] == f"/sessions/{session.pk}/?saved=1#saved"
     deal = session.deals.get()
     # hands.py: A -8, B +4, C +3, D +1.
     assert {p["name"]: p["units"] for p in deal.result["players"]} == {
