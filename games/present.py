@@ -18,24 +18,29 @@ from games.engine.rules import NATURALS, Rules, decimal_text
 # --- numbers -------------------------------------------------------------------------------
 
 
+def number(value: Decimal, *, places: int = 0) -> str:
+    """The one way a number reads on the pages and the sheets: exact, with thousands
+    separators and at least ``places`` decimals: "1,250.5", "-3", "325,000.00"."""
+    places = max(places, -value.normalize().as_tuple().exponent)  # type: ignore[operator]
+    text = f"{value:,.{places}f}"
+    return text[1:] if text.startswith("-") and not value else text  # "-0.00" -> "0.00"
+
+
 def units(value: Decimal) -> str:
-    """Units as exact plain text: "7.5", "-3", "0"."""
-    return decimal_text(value)
+    """Units as exact text: "7.5", "-3", "0", "1,250"."""
+    return number(value)
 
 
 def signed(value: Decimal) -> str:
-    """Units with their sign: "+7.5", "-3", "0"."""
-    text = decimal_text(value)
+    """Units with their sign: "+7.5", "-3", "0", "+1,250"."""
+    text = number(value)
     return f"+{text}" if value > 0 else text
 
 
 def money(value: Decimal, *, sign: bool = False) -> str:
     """An amount with thousands separators, at least two decimals and never fewer than it
     has: "4.50", "0.125", "325,000.00"; with ``sign``, "+4.50" for a gain."""
-    places = max(2, -value.normalize().as_tuple().exponent)  # type: ignore[operator]
-    text = f"{value:,.{places}f}"
-    if text.startswith("-") and not value.quantize(Decimal(10) ** -places):
-        text = text[1:]  # "-0.00" -> "0.00"
+    text = number(value, places=2)
     return f"+{text}" if sign and value > 0 else text
 
 
