@@ -126,7 +126,9 @@
     var thead = el("thead"); thead.appendChild(head);
     var tbody = el("tbody"); tbody.appendChild(rowUnits);
     table.appendChild(thead); table.appendChild(tbody);
-    target.appendChild(table);
+    var wrap = el("div", "scroll"); // long names scroll inside, not the page
+    wrap.appendChild(table);
+    target.appendChild(wrap);
     var list = el("ul", "pairs");
     body.pairs.forEach(function (pair) {
       var li = el("li");
