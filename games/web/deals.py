@@ -117,8 +117,9 @@ def _arrange_seat(request: HttpRequest, entries: Sequence[entry.SeatEntry]) -> i
 
 def _apply_arrange(
     request: HttpRequest, entries: list[entry.SeatEntry], rules: Rules
-) -> entry.Preview | None:
-    """The "arrange" button of seat k: fill its rows from its 13 cards (or say why not)."""
+) -> entry.Preview | str:
+    """The "arrange" button of seat k: fill its rows from its 13 cards and say how they
+    were set (or a Preview saying why not)."""
     k = _arrange_seat(request, entries)
     if k is None:
         value = request.POST["arrange"][:20]
@@ -127,12 +128,11 @@ def _apply_arrange(
             field="arrange",
         )
     try:
-        entries[k].front, entries[k].middle, entries[k].back = entry.arrange(
-            entries[k].cards13, rules
-        )
+        found = entry.arrange(entries[k].cards13, rules)
     except ScoreError as exc:
         return entry.Preview(error=exc.message, field=f"players[{k}].cards13")
-    return None
+    entries[k].front, entries[k].middle, entries[k].back = found.rows
+    return found.how
 
 
 def _refusal(exc: services.ServiceError) -> str:
@@ -167,8 +167,13 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
     extra["reason"] = request.POST.get("reason", "")
     rules = session_rules(session)
     if "arrange" in request.POST:
-        problem = _apply_arrange(request, entries, rules)
+        arranged = _apply_arrange(request, entries, rules)
+        problem = arranged if isinstance(arranged, entry.Preview) else None
         context = _entry_context(session, entries, show_feedback=True, error=problem)
+        if problem is None:
+            k = _arrange_seat(request, entries)
+            assert k is not None  # _apply_arrange refuses any other value
+            context["seats"][k]["arranged"] = arranged
         return render(request, template, context | extra, status=400 if problem else 200)
     players = entry.request_players(entries, GAMES[session.game])
     user = user_of(request)
@@ -265,12 +270,15 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
     entries = entry.read_entries(request.POST, names)
     body: dict[str, Any] = {}
     if "arrange" in request.POST:
-        problem = _apply_arrange(request, entries, rules)
-        if problem is not None:
-            return JsonResponse({"arrange_error": problem.error, "seat": problem.seat}, status=400)
+        arranged = _apply_arrange(request, entries, rules)
+        if isinstance(arranged, entry.Preview):
+            return JsonResponse(
+                {"arrange_error": arranged.error, "seat": arranged.seat}, status=400
+            )
         k = _arrange_seat(request, entries)
         assert k is not None  # _apply_arrange refuses any other value
-        body["arranged"] = {"seat": k, **{row: getattr(entries[k], row) for row in entry.ROWS}}
+        rows = {row: getattr(entries[k], row) for row in entry.ROWS}
+        body["arranged"] = {"seat": k, "how": arranged, **rows}
     seats = entry.analyse(entries, rules)
     body["seats"] = [
         {

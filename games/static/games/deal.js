@@ -189,7 +189,7 @@
         box.replaceChildren(el("span", "error", answer.body.arrange_error || "cannot arrange these cards"));
         return;
       }
-      box.replaceChildren(el("span", "label", "Arranged: check the rows above."));
+      box.replaceChildren(el("span", "label", (answer.body.arranged.how || "Arranged.") + " Check the rows above."));
       ["front", "middle", "back"].forEach(function (row) {
         document.getElementById("p" + k + "-" + row).value = answer.body.arranged[row];
       });
