@@ -76,7 +76,7 @@ def test_nothing_overflows_and_every_control_is_a_target(
     page = chromium.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
     page.set_default_timeout(15_000)
     page.goto(f"{live_server.url}/accounts/login/")
-    problems = {}
+    problems: dict[str, tuple[Any, ...]] = {}
     if page.evaluate(SMALL_TARGETS):
         problems["/accounts/login/"] = (0, page.evaluate(SMALL_TARGETS))
     page.get_by_label("User name").fill("alice")
