@@ -90,6 +90,7 @@ def deal_picker(browser: Any, base: str, session: int) -> None:
     from tests.services.hands import HANDS
 
     page = browser.new_page(viewport=VIEWPORTS["phone"], has_touch=True, is_mobile=True)
+    page.on("dialog", lambda dialog: dialog.accept())  # leaving a draft asks first
     sign_in(page, base)
     page.goto(f"{base}/sessions/{session}/deal/")
     taps = [*" ".join(HANDS["A"].values()).split(), *HANDS["B"]["front"].split()[:2]]
@@ -98,6 +99,27 @@ def deal_picker(browser: Any, base: str, session: int) -> None:
     page.wait_for_selector("#p0-front-fb .label", state="attached")
     page.screenshot(path=str(OUT / "deal-picker-phone.png"))
     print("wrote", (OUT / "deal-picker-phone.png").relative_to(ROOT))
+
+    # Offline: the banner, and Save queues the deal (sent once the phone is online again).
+    for card in [*HANDS["B"]["front"].split()[2:], *" ".join(HANDS["C"].values()).split()]:
+        page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+    page.context.set_offline(True)
+    page.wait_for_selector("#offline-banner:not([hidden])")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(OUT / "deal-offline-phone.png"))
+    print("wrote", (OUT / "deal-offline-phone.png").relative_to(ROOT))
+    page.context.set_offline(False)
+
+    # Saved: the scoreboard's notice with Next deal and Undo (the draft forgotten first).
+    page.evaluate("localStorage.clear()")
+    page.goto(f"{base}/sessions/{session}/deal/")
+    for hand in "ABCD":
+        for card in " ".join(HANDS[hand].values()).split():
+            page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+    page.locator(".actions button[name=save]").tap()
+    page.wait_for_selector("#saved")
+    page.screenshot(path=str(OUT / "deal-saved-phone.png"))
+    print("wrote", (OUT / "deal-saved-phone.png").relative_to(ROOT))
     page.close()
 
 
