@@ -79,4 +79,4 @@ def test_close_and_void_ask_first(session: Session, as_alice: Client) -> None:
     assert 'data-confirm="Void deal 1?' in void_form
     close = board.split(f'action="/sessions/{session.pk}/close/"')[1].split(">")[0]
     assert 'data-confirm="Close the session? Every deal becomes read-only."' in close
-    assert "games/confirm.js" in board
+    assert "games/forms.js" in board

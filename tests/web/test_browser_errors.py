@@ -68,3 +68,18 @@ def test_a_refused_save_stays_on_screen_until_its_row_is_fixed(
     expect(middle).not_to_have_attribute("aria-invalid", "true")
     assert open_night.deals.count() == 0
     page.close()
+
+
+def test_the_rules_page_opens_at_its_first_error(
+    chromium: Any, live_server: Any, open_night: Session
+) -> None:
+    page = phone_at(chromium, live_server, f"/sessions/{open_night.pk}/deal/")
+    page.goto(f"{live_server.url}/groups/{open_night.group_id}/rules/")
+    page.get_by_label("surrender_cost").fill("lots")
+    page.get_by_role("button", name="Save new rules").click()
+    field = page.locator("#opt-surrender_cost")
+    expect(field).to_be_focused()
+    expect(field).to_have_value("lots")  # what was typed stays
+    top = field.evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top <= page.viewport_size["height"]
+    page.close()
