@@ -175,6 +175,8 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
             assert k is not None  # _apply_arrange refuses any other value
             context["seats"][k]["arranged"] = arranged
         return render(request, template, context | extra, status=400 if problem else 200)
+    if GAMES[session.game].has_naturals:
+        entry.lay_out_naturals(entries, rules)
     players = entry.request_players(entries, GAMES[session.game])
     user = user_of(request)
     try:
@@ -279,6 +281,9 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         assert k is not None  # _apply_arrange refuses any other value
         rows = {row: getattr(entries[k], row) for row in entry.ROWS}
         body["arranged"] = {"seat": k, "how": arranged, **rows}
+    game = GAMES[session.game]
+    if game.has_naturals:
+        entry.lay_out_naturals(entries, rules)
     seats = entry.analyse(entries, rules)
     body["seats"] = [
         {
@@ -298,7 +303,6 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         }
         for seat in seats
     ]
-    game = GAMES[session.game]
     if entry.complete(entries, game):
         fantasy = services.fantasyland(session) if game.has_fantasyland else None
         result = entry.preview(entry.request_players(entries, game, fantasy), rules)

@@ -14,8 +14,8 @@ from decimal import Decimal
 from typing import Any
 
 from games.engine import Rules, ScoreError
-from games.engine.arrange import arrange_expected, arrange_heuristic
-from games.engine.cards import Card, CardError, card_text
+from games.engine.arrange import _Hand13, arrange_expected, arrange_heuristic
+from games.engine.cards import Card, CardError, card_text, cards_text
 from games.engine.cards import parse_cards as engine_parse_cards
 from games.engine.games import Descriptor, descriptor_for
 from games.engine.ranking import describe, five_card_evaluator, three_card_evaluator
@@ -328,6 +328,32 @@ def arrange(text: str, rules: Rules) -> Arranged:
     if found.natural is not None:
         how += f" These cards make {natural_name(found.natural, rules)}: declare it instead."
     return Arranged(found.best.setting.text(), how)
+
+
+def lay_out_naturals(entries: Sequence[SeatEntry], rules: Rules) -> None:
+    """A player who declares a natural may give just the 13 cards: their empty rows are
+    filled with a layout that makes the natural (the cards as given, when none does, for
+    the engine to refuse the declaration in its own words)."""
+    for typed in entries:
+        rows = [getattr(typed, row) for row in ROWS]
+        if not typed.natural or typed.sat_out or any(r.strip() for r in rows):
+            continue
+        try:
+            cards = engine_parse_cards(typed.cards13, "cards", "cards13")
+        except ScoreError:
+            continue
+        if len(cards) != 13 or len(set(cards)) != 13:
+            continue
+        made = {name: setting for name, _, setting in _Hand13(cards, rules).naturals()}
+        setting = made.get(typed.natural)
+        if setting is not None:
+            typed.front, typed.middle, typed.back = setting.text()
+        else:
+            typed.front, typed.middle, typed.back = (
+                cards_text(cards[:3]),
+                cards_text(cards[3:8]),
+                cards_text(cards[8:]),
+            )
 
 
 def allowed_naturals(rules: Rules) -> list[tuple[str, str]]:

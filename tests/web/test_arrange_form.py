@@ -4,6 +4,8 @@ page says how the rows were set."""
 from django.test import Client
 
 from games.models import Session
+from tests.services.hands import HANDS
+from tests.web.forms import deal_form
 
 # The arrangement docs' example: the strength heuristic breaks KKK77 and the QQ front to
 # put a king beside four aces; the expected-value setting keeps both.
@@ -23,3 +25,37 @@ def test_arrange_keeps_the_made_hands_and_says_how(session: Session, as_bob: Cli
     js = as_bob.post(url + "preview/", {"p1-cards13": EXAMPLE, "arrange": "1"}).json()
     assert {row: js["arranged"][row] for row in BEST} == BEST
     assert js["arranged"]["how"] == seat["arranged"]  # the same seed, the same answer
+
+
+def test_a_natural_is_declared_from_the_13_cards_alone(session: Session, as_bob: Client) -> None:
+    """Di holds six pairs (hand D): she declares it and gives her 13 cards, no rows."""
+    form = deal_form(Ann="A", Bob="B", Cy="C")
+    form["p3-natural"] = "six_pairs"
+    form["p3-cards13"] = " ".join(HANDS["D"].values())
+    preview = as_bob.post(f"/sessions/{session.pk}/deal/preview/", form).json()
+    assert "error" not in preview
+    assert {p["name"]: p["units"] for p in preview["units"]}["Di"] == "+9"
+
+    saved = as_bob.post(f"/sessions/{session.pk}/deal/", form)
+    assert saved.status_code == 302
+    di = session.deals.get().request["players"][3]
+    assert di["natural"] == "six_pairs"
+    assert sorted(" ".join(di[row] for row in ("front", "middle", "back")).split()) == sorted(
+        form["p3-cards13"].split()
+    )
+    units = {p["name"]: p["units"] for p in session.deals.get().result["players"]}
+    assert units == {"Ann": "-10", "Bob": "2", "Cy": "-1", "Di": "9"}
+
+
+def test_a_natural_the_cards_do_not_make_is_refused_with_the_cards_kept(
+    session: Session, as_bob: Client
+) -> None:
+    form = deal_form(Ann="A", Bob="B", Cy="C")
+    form["p3-natural"] = "six_pairs"
+    form["p3-cards13"] = " ".join(HANDS["A"].values()).replace("Ac", "As")
+    form["p0-front"] = "Ac Kc 3d"
+    page = as_bob.post(f"/sessions/{session.pk}/deal/", form)
+    assert page.status_code == 400
+    assert "Di declared six_pairs, but the cards do not make it" in page.content.decode()
+    assert page.context["seats"][3]["entry"].cards13 == form["p3-cards13"]
+    assert session.deals.count() == 0

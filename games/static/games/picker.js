@@ -44,10 +44,15 @@
   function cardsOf(el) { return parse(el.value) || []; }
   function full(el) { var c = parse(el.value); return !!c && c.length >= SIZES[el.dataset.row]; }
 
+  // Seats with no rows to fill: sitting out, surrendered, or a natural declared from the
+  // 13 cards laid out below (the server sets the rows).
   function skipped(k) {
     var out = document.getElementById("p" + k + "-sat_out");
     var surrender = document.getElementById("p" + k + "-surrender");
-    return (out && out.checked) || (surrender && surrender.checked);
+    var natural = document.getElementById("p" + k + "-natural");
+    var cards13 = document.getElementById("p" + k + "-cards13");
+    var declared = natural && natural.value && cards13 && (parse(cards13.value) || []).length === 13;
+    return (out && out.checked) || (surrender && surrender.checked) || !!declared;
   }
 
   function seatDone(k) {
