@@ -1,9 +1,11 @@
 """After Save: the scoreboard says "Deal N saved" with Undo and Next deal; an owner can
 restore a voided deal; closing and voiding ask first."""
 
+import pytest
 from django.test import Client
 
 from games.models import Deal, Session
+from games.web import common
 from tests.web.forms import deal_form
 
 
@@ -80,3 +82,16 @@ def test_close_and_void_ask_first(session: Session, as_alice: Client) -> None:
     close = board.split(f'action="/sessions/{session.pk}/close/"')[1].split(">")[0]
     assert 'data-confirm="Close the session? Every deal becomes read-only."' in close
     assert "games/forms.js" in board
+
+
+def test_the_pages_name_the_keys_of_the_latest_deals(
+    session: Session, as_alice: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """offline.js drops a queued deal or a draft whose key a page names as saved."""
+    monkeypatch.setattr(common, "SAVED_KEYS", 2)
+    for n in range(3):
+        form = {**deal_form(Ann="A", Bob="B", Cy="C", Di="D"), "idempotency_key": f"k{n}"}
+        as_alice.post(f"/sessions/{session.pk}/deal/", form)
+    for path in (f"/sessions/{session.pk}/", f"/sessions/{session.pk}/deal/"):
+        page = as_alice.get(path).content.decode()
+        assert 'data-saved-keys="k2 k1"' in page
