@@ -74,6 +74,7 @@ def deal_entry(page: Any, base: str, session: int) -> None:
     from tests.services.hands import HANDS, fouled
 
     page.goto(f"{base}/sessions/{session}/deal/")
+    page.locator("#picker-hide").click()  # typed: the card picker put away
     for k, hand in enumerate("DCBA"):
         rows = fouled(hand) if k == 1 else HANDS[hand]
         for row, cards in rows.items():

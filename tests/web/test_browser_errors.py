@@ -20,7 +20,12 @@ def test_enter_moves_to_the_next_row_and_saves_nothing(
     chromium: Any, live_server: Any, open_night: Session
 ) -> None:
     page = phone_at(chromium, live_server, f"/sessions/{open_night.pk}/deal/")
+    # Typing only: the picker put away, no row is marked for it.
+    page.locator("#picker-hide").tap()
+    expect(page.locator("#picker")).to_be_hidden()
+    expect(page.locator(".row-entry.active")).to_have_count(0)
     page.focus("#p0-front")
+    expect(page.locator("#picker")).to_be_hidden()
     page.keyboard.type(HANDS["A"]["front"])
     page.keyboard.press("Enter")
     expect(page.locator("#p0-middle")).to_be_focused()
@@ -35,6 +40,9 @@ def test_enter_moves_to_the_next_row_and_saves_nothing(
     expect(page.locator("#p0-middle")).to_be_focused()
     assert page.url.endswith(f"/sessions/{open_night.pk}/deal/")
     assert open_night.deals.count() == 0
+    # The cards back: they fill the row being typed.
+    page.locator("#picker-show").tap()
+    expect(page.locator("#picker-target")).to_have_text("Tap the cards for Ann · Middle: 2 of 5")
     page.close()
 
 

@@ -110,7 +110,7 @@
       cards.forEach(function (card) { used[card] = true; });
       var box = chipsFor(el);
       box.replaceChildren.apply(box, cards.map(chip));
-      el.closest(".row-entry").classList.toggle("active", el === active);
+      el.closest(".row-entry").classList.toggle("active", el === active && !picker.hidden);
     });
     grid.querySelectorAll("button.pick").forEach(function (button) {
       button.disabled = !!used[button.dataset.card];
@@ -243,6 +243,7 @@
     picker.classList.add("off");
     picker.hidden = true;
     showButton.hidden = false;
+    sync();
   });
   showButton.addEventListener("click", function () {
     picker.classList.remove("off");
