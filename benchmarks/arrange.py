@@ -12,6 +12,11 @@
 4. The review of whole four-player deals (``review_request``, what the review task runs
    besides reading and writing the deal), per preset: deals a second in one process,
    from the median time of a deal (issue 18's target: 100).
+5. The deal form's Arrange against random opponents: 1,000 random four-player deals
+   (``python benchmarks/arrange.py versus [hands]`` runs only this), the three opponents
+   set by the strength heuristic; Ann's average units with the heuristic's setting beside
+   the expected-value setting the deal form uses (1,000 samples, seed 0), and the time
+   each takes per hand.
 """
 
 from __future__ import annotations
@@ -30,12 +35,18 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.engine import machine_speed, random_request  # noqa: E402
 from games.engine import parse_request  # noqa: E402
-from games.engine.arrange import arrange_expected, review, review_request  # noqa: E402
+from games.engine.arrange import (  # noqa: E402
+    arrange_expected,
+    arrange_heuristic,
+    review,
+    review_request,
+)
 from games.engine.cards import DECK  # noqa: E402
 from games.engine.fantasyland import arrange_fantasyland  # noqa: E402
 from games.engine.ranking import five_card_evaluator, front_beats, three_card_evaluator  # noqa: E402
 from games.engine.rules import Rules  # noqa: E402
 from games.engine.scoring import Hand, score_hands  # noqa: E402
+from games.web.entry import ARRANGE_SAMPLES, ARRANGE_SEED  # noqa: E402
 
 PRESET = "classic-1-6"
 REVIEW_DEALS = 20
@@ -146,5 +157,44 @@ def main() -> None:
     )
 
 
+def versus_random(hands: int = 1000) -> None:
+    """Ann's units a deal, her 13 cards set each way, against three random hands."""
+    rng = random.Random(2026)
+    rules = Rules.from_mapping(PRESET)
+    totals = {"heuristic": Decimal(0), "expected": Decimal(0)}
+    spent = {"heuristic": 0.0, "expected": 0.0}
+    for _ in range(hands):
+        deck = rng.sample(DECK, 52)
+        others = [
+            Hand(name, arrange_heuristic(deck[13 * k : 13 * k + 13], rules).rows)
+            for k, name in enumerate(("Bob", "Cy", "Di"), start=1)
+        ]
+        for way in totals:
+            start = time.perf_counter()
+            if way == "heuristic":
+                setting = arrange_heuristic(deck[:13], rules)
+            else:
+                found = arrange_expected(
+                    deck[:13], rules, samples=ARRANGE_SAMPLES, seed=ARRANGE_SEED, top=0
+                )
+                setting = found.best.setting
+            spent[way] += time.perf_counter() - start
+            scored = score_hands([Hand("Ann", setting.rows), *others], rules)
+            totals[way] += scored.players[0].units
+    print(f"Arrange against random opponents ({hands:,} four-player deals, {PRESET}):")
+    for way, label in (
+        ("heuristic", "strongest back, then middle (heuristic)"),
+        ("expected", f"expected value, {ARRANGE_SAMPLES:,} samples, seed {ARRANGE_SEED}"),
+    ):
+        print(
+            f"  {label:<45} {float(totals[way]) / hands:+6.2f} units a deal,"
+            f" {spent[way] / hands * 1e3:7.1f} ms a hand"
+        )
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["versus"]:
+        versus_random(int(sys.argv[2]) if len(sys.argv) > 2 else 1000)
+    else:
+        main()
+        versus_random()

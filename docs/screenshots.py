@@ -74,6 +74,7 @@ def deal_entry(page: Any, base: str, session: int) -> None:
     from tests.services.hands import HANDS, fouled
 
     page.goto(f"{base}/sessions/{session}/deal/")
+    page.locator("#picker-hide").click()  # typed: the card picker put away
     for k, hand in enumerate("DCBA"):
         rows = fouled(hand) if k == 1 else HANDS[hand]
         for row, cards in rows.items():
@@ -82,6 +83,45 @@ def deal_entry(page: Any, base: str, session: int) -> None:
     page.fill("#p0-front", "4s 3h Ac")
     page.wait_for_selector("#p0-front-fb .dup")
     page.locator("#p0-front").focus()
+
+
+def deal_picker(browser: Any, base: str, session: int) -> None:
+    """The card picker on a touch phone: Ann's cards tapped in (she folds away), Bob's
+    front half tapped, the screen as the host sees it."""
+    from tests.services.hands import HANDS
+
+    page = browser.new_page(viewport=VIEWPORTS["phone"], has_touch=True, is_mobile=True)
+    page.on("dialog", lambda dialog: dialog.accept())  # leaving a draft asks first
+    sign_in(page, base)
+    page.goto(f"{base}/sessions/{session}/deal/")
+    taps = [*" ".join(HANDS["A"].values()).split(), *HANDS["B"]["front"].split()[:2]]
+    for card in taps:
+        page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+    page.wait_for_selector("#p0-front-fb .label", state="attached")
+    page.screenshot(path=str(OUT / "deal-picker-phone.png"))
+    print("wrote", (OUT / "deal-picker-phone.png").relative_to(ROOT))
+
+    # Offline: the banner, and Save queues the deal (sent once the phone is online again).
+    for card in [*HANDS["B"]["front"].split()[2:], *" ".join(HANDS["C"].values()).split()]:
+        page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+    page.context.set_offline(True)
+    page.wait_for_selector("#offline-banner:not([hidden])")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(OUT / "deal-offline-phone.png"))
+    print("wrote", (OUT / "deal-offline-phone.png").relative_to(ROOT))
+    page.context.set_offline(False)
+
+    # Saved: the scoreboard's notice with Next deal and Undo (the draft forgotten first).
+    page.evaluate("localStorage.clear()")
+    page.goto(f"{base}/sessions/{session}/deal/")
+    for hand in "ABCD":
+        for card in " ".join(HANDS[hand].values()).split():
+            page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+    page.locator(".actions button[name=save]").tap()
+    page.wait_for_selector("#saved")
+    page.screenshot(path=str(OUT / "deal-saved-phone.png"))
+    print("wrote", (OUT / "deal-saved-phone.png").relative_to(ROOT))
+    page.close()
 
 
 def main() -> None:
@@ -133,7 +173,9 @@ def main() -> None:
                 shoot(page, f"deal-entry-{width}")
                 page.goto(f"{base}/sessions/{session}/")
                 shoot(page, f"scoreboard-{width}")
+            deal_picker(browser, base, session)
             pages["phone"].goto(f"{base}/sessions/{session}/summary/")
+            pages["phone"].once("dialog", lambda dialog: dialog.accept())
             pages["phone"].get_by_role("button", name="Close the session").click()
             pages["phone"].wait_for_selector("#transfers")
             for width, page in pages.items():

@@ -27,6 +27,10 @@ class DealNotActive(ServiceError):
     """The deal is void: it can be neither edited nor voided again."""
 
 
+class DealNotVoid(ServiceError):
+    """The deal counts already: there is no void to undo."""
+
+
 class HasHistory(ServiceError):
     """The object carries recorded history (seats, deals), so it is not deleted."""
 
@@ -44,7 +48,7 @@ class ImportRefused(ServiceError):
 
 
 # Conflicts with the state of the data rather than with the request itself (HTTP 409).
-CONFLICTS = (SessionClosed, DealNotActive, HasHistory, IdempotencyConflict)
+CONFLICTS = (SessionClosed, DealNotActive, DealNotVoid, HasHistory, IdempotencyConflict)
 
 
 def error_body(message: str, field: str | None = None) -> dict[str, Any]:

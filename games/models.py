@@ -288,17 +288,18 @@ class Deal(models.Model):
 
 
 class DealRevision(models.Model):
-    """A deal as it was before an edit or a void: history is never overwritten."""
+    """A deal as it was before an edit, a void or a restore: history is never overwritten."""
 
     class Action(models.TextChoices):
         EDIT = "edit"
         VOID = "void"
+        RESTORE = "restore"  # a void undone: the row keeps the deal as it was while void
 
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="revisions")
     version = models.PositiveIntegerField(help_text="the deal's version this row preserves")
     request = models.JSONField()
     result = models.JSONField()
-    action = models.CharField(max_length=4, choices=Action.choices)
+    action = models.CharField(max_length=7, choices=Action.choices)
     reason = models.TextField(blank=True)
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

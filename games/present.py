@@ -11,31 +11,36 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from games.engine.cards import SUIT_CHARS, SUIT_SYMBOLS, Card, card_text
+from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
 from games.engine.games import GAMES
 from games.engine.rules import NATURALS, Rules, decimal_text
 
 # --- numbers -------------------------------------------------------------------------------
 
 
+def number(value: Decimal, *, places: int = 0) -> str:
+    """The one way a number reads on the pages and the sheets: exact, with thousands
+    separators and at least ``places`` decimals: "1,250.5", "-3", "325,000.00"."""
+    places = max(places, -value.normalize().as_tuple().exponent)  # type: ignore[operator]
+    text = f"{value:,.{places}f}"
+    return text[1:] if text.startswith("-") and not value else text  # "-0.00" -> "0.00"
+
+
 def units(value: Decimal) -> str:
-    """Units as exact plain text: "7.5", "-3", "0"."""
-    return decimal_text(value)
+    """Units as exact text: "7.5", "-3", "0", "1,250"."""
+    return number(value)
 
 
 def signed(value: Decimal) -> str:
-    """Units with their sign: "+7.5", "-3", "0"."""
-    text = decimal_text(value)
+    """Units with their sign: "+7.5", "-3", "0", "+1,250"."""
+    text = number(value)
     return f"+{text}" if value > 0 else text
 
 
 def money(value: Decimal, *, sign: bool = False) -> str:
     """An amount with thousands separators, at least two decimals and never fewer than it
     has: "4.50", "0.125", "325,000.00"; with ``sign``, "+4.50" for a gain."""
-    places = max(2, -value.normalize().as_tuple().exponent)  # type: ignore[operator]
-    text = f"{value:,.{places}f}"
-    if text.startswith("-") and not value.quantize(Decimal(10) ** -places):
-        text = text[1:]  # "-0.00" -> "0.00"
+    text = number(value, places=2)
     return f"+{text}" if sign and value > 0 else text
 
 
@@ -83,6 +88,21 @@ def text_faces(text: str | None) -> list[dict[str, Any]]:
             }
         )
     return faces
+
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+def picker_rows() -> list[list[dict[str, Any]]]:
+    """The whole deck as the deal page's card picker lays it out: one row per suit
+    (spades, hearts, diamonds, clubs), aces first; each card with its spoken name."""
+    rows = []
+    for suit in (3, 2, 1, 0):
+        faces = card_faces(make_card(rank, suit) for rank in range(12, -1, -1))
+        for rank, face in zip(range(12, -1, -1), faces, strict=True):
+            face["name"] = f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
+        rows.append(faces)
+    return rows
 
 
 # --- games and naturals --------------------------------------------------------------------

@@ -3,9 +3,12 @@ the stored stakes format (``games.stakes``)."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal as D
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import present
 from games import stakes as stored_stakes
@@ -19,6 +22,27 @@ from games.engine.cards import parse_cards
 )
 def test_signed_units(value: str, text: str) -> None:
     assert present.signed(D(value)) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [("1250", "1,250"), ("-1250.5", "-1,250.5"), ("1E+3", "1,000"), ("325000", "325,000")],
+)
+def test_units_have_thousands_separators(value: str, text: str) -> None:
+    assert present.units(D(value)) == text
+    assert present.signed(D(value)) == (text if text.startswith("-") else f"+{text}")
+
+
+@given(
+    st.decimals(
+        allow_nan=False, allow_infinity=False, places=4, max_value=10**10, min_value=-(10**10)
+    )
+)
+def test_a_number_reads_back_as_itself(value: D) -> None:
+    """Units and money lose nothing: without the separators they are the exact value."""
+    for text in (present.units(value), present.money(value), present.signed(value)):
+        assert D(text.replace(",", "")) == value
+        assert re.fullmatch(r"[+-]?\d{1,3}(,\d{3})*(\.\d+)?", text), text
 
 
 @pytest.mark.parametrize(

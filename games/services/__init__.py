@@ -17,7 +17,14 @@ from games.errors import (
     SessionClosed,
 )
 from games.permissions import NotAllowed
-from games.services.deals import Recorded, edit_deal, record_deal, record_or_replay, void_deal
+from games.services.deals import (
+    Recorded,
+    edit_deal,
+    record_deal,
+    record_or_replay,
+    restore_deal,
+    void_deal,
+)
 from games.services.groups import (
     add_member,
     create_group,
@@ -72,6 +79,7 @@ __all__ = [
     "record_deal",
     "record_or_replay",
     "remove_member",
+    "restore_deal",
     "set_member_role",
     "set_pair_stake",
     "set_rules",

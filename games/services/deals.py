@@ -21,7 +21,13 @@ from games import stakes as stored_stakes
 from games.engine import ScoreError
 from games.engine.games import GAMES
 from games.engine.tally import tally
-from games.errors import DealNotActive, IdempotencyConflict, ServiceError, SessionClosed
+from games.errors import (
+    DealNotActive,
+    DealNotVoid,
+    IdempotencyConflict,
+    ServiceError,
+    SessionClosed,
+)
 from games.models import Deal, DealRevision, LedgerEntry, PairStake, Session, SessionSeat
 from games.permissions import require_member, require_owner
 from games.services.reviews import review_after_commit
@@ -266,6 +272,24 @@ def void_deal(deal: Deal, by: User, reason: str = "") -> Deal:
         locked.version += 1
         locked.save(update_fields=["status", "version", "updated_at"])
         locked.ledger.all().delete()
+    return locked
+
+
+def restore_deal(deal: Deal, by: User, reason: str = "") -> Deal:
+    """Owners only: a void deal counts again, its ledger rows written from its stored
+    result; the void stays in its history, followed by the restore."""
+    require_owner(by, deal.session.group)
+    checked_reason(reason)
+    with transaction.atomic():
+        session = lock_open_session(deal.session)
+        locked = Deal.objects.select_for_update().get(pk=deal.pk)
+        if locked.is_active:
+            raise DealNotVoid(f"deal {locked.number} is not void: there is nothing to restore")
+        _keep_revision(locked, DealRevision.Action.RESTORE, reason, by)
+        locked.status = Deal.Status.ACTIVE
+        locked.version += 1
+        locked.save(update_fields=["status", "version", "updated_at"])
+        _write_ledger(locked, locked.result, session.seated())
     return locked
 
 

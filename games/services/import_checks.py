@@ -340,7 +340,8 @@ def _revisions(
     rules_mapping: Mapping[str, Any],
     seats: Collection[str],
 ) -> list[RevisionRow]:
-    """A deal's earlier versions 1, 2, ...: edits, then, on a void deal, the void."""
+    """A deal's earlier versions 1, 2, ...: edits, voids each followed by its restore but
+    the last, which leaves the deal void."""
     out: list[RevisionRow] = []
     listed = entry.get("revisions", [])
     count = len(listed) if isinstance(listed, list) else 0
@@ -349,11 +350,16 @@ def _revisions(
         version = whole(required(revision, "version", where), at(where, "version"), j + 1)
         action = required(revision, "action", where)
         choice(action, at(where, "action"), DealRevision.Action.values)
-        if action == DealRevision.Action.VOID and j != count - 1:
-            refuse(at(where, "action"), "a void ends a deal's history: only its last revision")
+        after_void = bool(out) and out[-1].action == DealRevision.Action.VOID
+        if after_void and action != DealRevision.Action.RESTORE:
+            refuse(at(where, "action"), "after a void only a restore: a void deal is not edited")
+        if action == DealRevision.Action.RESTORE and not after_void:
+            refuse(at(where, "action"), "a restore undoes a void: the revision before it")
         before = request(required(revision, "request", where), at(where, "request"), seats)
-        if action == DealRevision.Action.VOID and before != deal_request:
+        if action == DealRevision.Action.VOID and before != deal_request and j == count - 1:
             refuse(at(where, "request"), "a void keeps the deal as it was: its request")
+        if after_void and before != out[-1].request:
+            refuse(at(where, "request"), "a restore keeps the deal as it was voided")
         result, _ = rescored(
             before, rules_mapping, at(where, "request"), required(revision, "result", where)
         )

@@ -47,3 +47,16 @@ def seat_names(session: Session) -> list[str]:
 
 def session_rules(session: Session) -> Rules:
     return Rules.from_mapping(session.rules)
+
+
+# How many of a session's latest deals a page names the keys of: a phone's queue or draft
+# lands within a few deals, and a 10,000-deal session's page stays small.
+SAVED_KEYS = 200
+
+
+def saved_keys(session: Session) -> list[str]:
+    """The idempotency keys the session's latest deals were saved with: a phone that
+    queued or kept a deal sees here that it has landed."""
+    latest = session.deals.exclude(idempotency_key=None).order_by("-number")[:SAVED_KEYS]
+    keys = latest.values_list("idempotency_key", flat=True)
+    return [key for key in keys if key and " " not in key]

@@ -24,9 +24,16 @@ from games.engine import Rules, ScoreError
 from games.engine.games import GAMES, descriptor_for
 from games.errors import CONFLICTS, DealNotActive, IdempotencyConflict, SessionClosed
 from games.models import Deal, Session
-from games.present import game_name, signed
+from games.present import game_name, picker_rows, signed
 from games.web import entry
-from games.web.common import require_owner_role, seat_names, session_for, session_rules, user_of
+from games.web.common import (
+    require_owner_role,
+    saved_keys,
+    seat_names,
+    session_for,
+    session_rules,
+    user_of,
+)
 
 # Fields of the deal form with a feedback line of their own: errors go beside them.
 ROW_FIELDS = frozenset({"front", "middle", "back", "cards", "cards_left", "discards", "cards13"})
@@ -96,6 +103,8 @@ def _entry_context(
         "leftovers": game.shape == "leftovers",
         "discards": game.has_discards,
         "royalties_declared": rules.royalties_declared and game.rows != (),
+        "picker": picker_rows() if game.shape != "leftovers" else [],
+        "saved_keys": saved_keys(session),
     }
 
 
@@ -109,8 +118,9 @@ def _arrange_seat(request: HttpRequest, entries: Sequence[entry.SeatEntry]) -> i
 
 def _apply_arrange(
     request: HttpRequest, entries: list[entry.SeatEntry], rules: Rules
-) -> entry.Preview | None:
-    """The "arrange" button of seat k: fill its rows from its 13 cards (or say why not)."""
+) -> entry.Preview | str:
+    """The "arrange" button of seat k: fill its rows from its 13 cards and say how they
+    were set (or a Preview saying why not)."""
     k = _arrange_seat(request, entries)
     if k is None:
         value = request.POST["arrange"][:20]
@@ -119,12 +129,11 @@ def _apply_arrange(
             field="arrange",
         )
     try:
-        entries[k].front, entries[k].middle, entries[k].back = entry.arrange(
-            entries[k].cards13, rules
-        )
+        found = entry.arrange(entries[k].cards13, rules)
     except ScoreError as exc:
         return entry.Preview(error=exc.message, field=f"players[{k}].cards13")
-    return None
+    entries[k].front, entries[k].middle, entries[k].back = found.rows
+    return found.how
 
 
 def _refusal(exc: services.ServiceError) -> str:
@@ -159,16 +168,25 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
     extra["reason"] = request.POST.get("reason", "")
     rules = session_rules(session)
     if "arrange" in request.POST:
-        problem = _apply_arrange(request, entries, rules)
+        arranged = _apply_arrange(request, entries, rules)
+        problem = arranged if isinstance(arranged, entry.Preview) else None
         context = _entry_context(session, entries, show_feedback=True, error=problem)
+        if problem is None:
+            k = _arrange_seat(request, entries)
+            assert k is not None  # _apply_arrange refuses any other value
+            context["seats"][k]["arranged"] = arranged
         return render(request, template, context | extra, status=400 if problem else 200)
+    # A natural declared with its 13 cards and no rows is sent as those cards: the engine
+    # lays them out (the preview shows a layout from the same engine function).
     players = entry.request_players(entries, GAMES[session.game])
     user = user_of(request)
     try:
         if deal is None:
             key = request.POST.get("idempotency_key") or None
             saved = services.record_or_replay(session, players, user, key).deal
-            messages.success(request, f"Deal {saved.number} saved.")
+            # The scoreboard says so, with Undo and Next deal beside it.
+            url = reverse("web:session", args=[session.pk])
+            return redirect(f"{url}?saved={saved.number}#saved")
         else:
             saved = services.edit_deal(deal, players, user, reason=extra["reason"])
             messages.success(request, f"Deal {saved.number} corrected (version {saved.version}).")
@@ -230,6 +248,23 @@ def deal_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def deal_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """An owner undoes a void: the deal counts again, the void and the restore in its
+    history."""
+    session, role = session_for(request, pk)
+    require_owner_role(role)
+    deal = get_object_or_404(session.deals, number=number)
+    try:
+        services.restore_deal(deal, user_of(request), reason=request.POST.get("reason", ""))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Deal {number} is restored: it counts again.")
+    return redirect(reverse("web:session", args=[session.pk]) + f"#deal-{number}")
+
+
+@login_required
+@require_POST
 def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
     """Live feedback as the deal is typed: rows, fouls, duplicates and the units, as JSON."""
     session, _ = session_for(request, pk)
@@ -238,12 +273,18 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
     entries = entry.read_entries(request.POST, names)
     body: dict[str, Any] = {}
     if "arrange" in request.POST:
-        problem = _apply_arrange(request, entries, rules)
-        if problem is not None:
-            return JsonResponse({"arrange_error": problem.error, "seat": problem.seat}, status=400)
+        arranged = _apply_arrange(request, entries, rules)
+        if isinstance(arranged, entry.Preview):
+            return JsonResponse(
+                {"arrange_error": arranged.error, "seat": arranged.seat}, status=400
+            )
         k = _arrange_seat(request, entries)
         assert k is not None  # _apply_arrange refuses any other value
-        body["arranged"] = {"seat": k, **{row: getattr(entries[k], row) for row in entry.ROWS}}
+        rows = {row: getattr(entries[k], row) for row in entry.ROWS}
+        body["arranged"] = {"seat": k, "how": arranged, **rows}
+    game = GAMES[session.game]
+    if game.has_naturals:
+        entry.lay_out_naturals(entries, rules)
     seats = entry.analyse(entries, rules)
     body["seats"] = [
         {
@@ -256,13 +297,13 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
                     "label": fb.label,
                     "error": fb.error,
                     "duplicate": fb.duplicate,
+                    "progress": fb.progress,
                 }
                 for row, fb in seat.rows.items()
             },
         }
         for seat in seats
     ]
-    game = GAMES[session.game]
     if entry.complete(entries, game):
         fantasy = services.fantasyland(session) if game.has_fantasyland else None
         result = entry.preview(entry.request_players(entries, game, fantasy), rules)

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import reports, services
 from games.engine import ScoreError
-from games.engine.rules import PRESETS, preset_rules
+from games.engine.rules import PRESETS, decimal_text, preset_rules
 from games.models import Group, Membership, Player
 from games.present import GAME_NAMES, money_in, signed, units
 from games.web import rules_form
@@ -79,6 +79,7 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
         "players": players,
         "stakes": stakes,
         "unit_value": units(group.unit_value),
+        "unit_value_input": decimal_text(group.unit_value),  # as typed: no separators
         "game_names": GAME_NAMES,
     }
 

@@ -33,7 +33,7 @@ from games.present import (
     units,
 )
 from games.reports import ledger
-from games.web.common import seat_names, session_for, session_rules
+from games.web.common import saved_keys, seat_names, session_for, session_rules
 
 DEALS_PER_PAGE = 50
 CHART_POINTS = 60
@@ -90,6 +90,7 @@ def _deal_rows(deals: Sequence[Deal], names: Sequence[str], rules: Rules) -> lis
             {
                 "version": rev.version,
                 "action": rev.action,
+                "done": DONE[rev.action],
                 "reason": rev.reason,
                 "by": rev.changed_by.get_username() if rev.changed_by else "",
                 "at": rev.changed_at,
@@ -101,6 +102,10 @@ def _deal_rows(deals: Sequence[Deal], names: Sequence[str], rules: Rules) -> lis
         ]
         rows.append({"deal": deal, "cells": cells, "revisions": revisions})
     return rows
+
+
+# What each revision did, as its line in a deal's history reads.
+DONE = {"edit": "edited", "void": "voided", "restore": "restored"}
 
 
 PAIR_KINDS = {
@@ -270,5 +275,22 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "newer": newer,
         "fantasy": fantasy,
         "game_name": game_name(rules),
+        "saved_keys": saved_keys(session),
+        "saved": _just_saved(session, request.GET.get("saved", ""), names),
     }
     return render(request, "web/session_detail.html", context)
+
+
+def _just_saved(session: Session, number: str, names: list[str]) -> dict[str, Any] | None:
+    """The deal the deal form has just saved (``?saved=N``), while it counts, with its
+    units for the notice that offers Undo and Next deal."""
+    if not number.isdigit() or len(number) > 9:
+        return None
+    deal = session.deals.filter(number=int(number), status=Deal.Status.ACTIVE).first()
+    if deal is None:
+        return None
+    units = {p["name"]: signed(Decimal(p["units"])) for p in deal.result["players"]}
+    return {
+        "number": deal.number,
+        "units": ", ".join(f"{name} {units[name]}" for name in names if name in units),
+    }

@@ -113,7 +113,8 @@ def test_a_night_at_the_table(
             page.focus(f"#p{k}-{row}")
             page.keyboard.type(cards)
     expect(page.locator("#p2-back-fb")).to_contain_text("Full house, Sixes over Tens")
-    assert page.inner_text("#p3-back-fb").startswith("A♦")
+    # The row's cards show as chips under it (taps on them send them back to the picker).
+    assert page.inner_text("#p3-back-chips").startswith("A♦")
     wait_for_preview(page)
     assert page.inner_text("#preview-body").count("scoops") == 1
     # A card given twice is flagged on both rows as it is typed, then corrected.
@@ -187,8 +188,17 @@ def test_a_night_at_the_table(
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
     # Close the night: who pays whom.
+    # Closing asks first.
+    questions: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        questions.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", accept)
     page.get_by_role("button", name="Close the session").click()
     page.wait_for_selector("#transfers")
+    assert questions == ["Close the session? Every deal becomes read-only."]
     transfers = [" ".join(t.split()) for t in page.locator("#transfers li").all_inner_texts()]
     assert transfers == TRANSFERS
     summary = page.locator("#summary-table tbody tr")
@@ -220,7 +230,7 @@ def test_arrange_fills_the_rows_in_the_browser(
     page = alice_at(chromium, live_server, f"/sessions/{session.pk}/deal/", timeout_ms=15_000)
     page.get_by_text("Lay out all 13 cards").first.click()
     page.fill("#p0-cards13", " ".join(HANDS["C"].values()))
-    page.get_by_role("button", name="Arrange (strongest legal split)").first.click()
+    page.get_by_role("button", name="Arrange (best expected setting)").first.click()
     # Not wait_for_function: its string is evaluated, which the pages' policy forbids.
     expect(page.locator("#p0-back")).not_to_have_value("")
     for row in ("front", "middle", "back"):

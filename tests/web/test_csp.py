@@ -50,6 +50,7 @@ NOT_PAGES = {
     "web:stakes": "POST, then a redirect",
     "web:deal-preview": "POST, answers JSON to deal.js",
     "web:deal-void": "POST, then a redirect",
+    "web:deal-restore": "POST, then a redirect",
     "web:session-close": "POST, then a redirect",
     "web:ledger-csv": "a CSV file",
 }

@@ -199,7 +199,7 @@ def test_a_deal_saved_from_the_form_scores_as_worked_by_hand(
     response = as_bob.post(
         f"/sessions/{session.pk}/deal/", deal_form(Ann="A", Bob="B", Cy="C", Di="D")
     )
-    assert response["Location"] == f"/sessions/{session.pk}/#scoreboard"
+    assert response["Location"] == f"/sessions/{session.pk}/?saved=1#saved"
     deal = session.deals.get()
     # hands.py: A -8, B +4, C +3, D +1.
     assert {p["name"]: p["units"] for p in deal.result["players"]} == {
@@ -279,7 +279,9 @@ def test_the_preview_waits_for_every_hand(session: Session, as_bob: Client) -> N
         f"/sessions/{session.pk}/deal/preview/", {"p0-front": "Ac Kc 3d", "p0-middle": "4c 4d"}
     ).json()
     assert body["seats"][0]["rows"]["front"]["label"] == "Ace high, K 3 kickers"
-    assert body["seats"][0]["rows"]["middle"]["error"] == "2 cards given, the middle row needs 5"
+    # A row being filled is counted, not called wrong.
+    assert body["seats"][0]["rows"]["middle"]["progress"] == "2 of 5"
+    assert body["seats"][0]["rows"]["middle"]["error"] == ""
     assert "units" not in body and "error" not in body
 
 

@@ -16,11 +16,45 @@
     return node;
   }
 
+  // The server's errors as the page came with them (a save refused): each stays on screen,
+  // whatever the live feedback says, until what it is about is changed.
+  var server = {};
+  function snapshot(node) {
+    return Array.prototype.map.call(node.querySelectorAll("input, select, textarea"), function (f) {
+      return f.type === "checkbox" ? String(f.checked) : f.value;
+    }).join("\u0000");
+  }
+  form.querySelectorAll(".feedback .error[role=alert], .seat-error:not([hidden])").forEach(function (node) {
+    var box = node.closest(".feedback") || node;
+    var about = document.getElementById(box.id.replace(/-fb$/, ""));
+    var scope = box.classList.contains("seat-error") ? box.closest("fieldset") : about;
+    if (!scope) return;
+    server[box.id] = { text: node.textContent.trim(), about: about, scope: scope.closest(".row-entry") || scope };
+    server[box.id].was = snapshot(server[box.id].scope);
+  });
+  // Whether the server's error for this box still holds (what it names is unchanged).
+  function kept(id) {
+    var error = server[id];
+    if (!error) return false;
+    if (snapshot(error.scope) === error.was) return true;
+    delete server[id];
+    if (error.about && error.about !== error.scope) error.about.removeAttribute("aria-invalid");
+    error.scope.querySelectorAll("[aria-invalid]").forEach(function (f) { f.removeAttribute("aria-invalid"); });
+    return false;
+  }
+  function keep(box) {
+    if (!kept(box.id) || box.textContent.indexOf(server[box.id].text) >= 0) return;
+    var span = el("span", "error", server[box.id].text);
+    span.setAttribute("role", "alert");
+    box.append(" ");
+    box.appendChild(span);
+  }
+
   function showRow(id, row) {
     var box = document.getElementById(id + "-fb");
     if (!box) return;
     box.replaceChildren();
-    if (!row) return;
+    if (!row) { keep(box); return; }
     if (row.cards && row.cards.length) {
       var hand = el("span", "hand");
       row.cards.forEach(function (c) {
@@ -31,7 +65,12 @@
       box.appendChild(hand);
     }
     if (row.label) { box.append(" "); box.appendChild(el("span", "label", row.label)); }
+    if (row.progress && !kept(id + "-fb")) {
+      box.append(" ");
+      box.appendChild(el("span", "progress", row.progress));
+    }
     if (row.error) { box.append(" "); box.appendChild(el("span", "error", row.error)); }
+    keep(box);
     if (row.duplicate) { box.append(" "); box.appendChild(el("span", "dup", "Twice: " + row.duplicate)); }
   }
 
@@ -41,7 +80,7 @@
       var fieldset = form.querySelector('fieldset[data-seat="' + k + '"]');
       if (fieldset) fieldset.classList.toggle("sat-out", !!seat.sat_out);
       var seatError = document.getElementById(prefix + "error");
-      if (seatError) { seatError.hidden = true; seatError.textContent = ""; }
+      if (seatError && !kept(seatError.id)) { seatError.hidden = true; seatError.textContent = ""; }
       Object.keys(seat.rows).forEach(function (row) { showRow(prefix + row, seat.rows[row]); });
       var foul = document.getElementById(prefix + "foul");
       if (foul) {
@@ -87,7 +126,9 @@
     var thead = el("thead"); thead.appendChild(head);
     var tbody = el("tbody"); tbody.appendChild(rowUnits);
     table.appendChild(thead); table.appendChild(tbody);
-    target.appendChild(table);
+    var wrap = el("div", "scroll"); // long names scroll inside, not the page
+    wrap.appendChild(table);
+    target.appendChild(wrap);
     var list = el("ul", "pairs");
     body.pairs.forEach(function (pair) {
       var li = el("li");
@@ -124,7 +165,12 @@
     }).catch(function () { /* offline: saving still works as a plain form */ });
   }
 
-  form.addEventListener("input", function () {
+  form.addEventListener("input", function (event) {
+    // A row changed after the server called it wrong is no longer marked wrong.
+    var box = document.getElementById(event.target.id + "-fb");
+    if (box && !kept(box.id)) {
+      box.querySelectorAll(".error[role=alert]").forEach(function (node) { node.remove(); });
+    }
     clearTimeout(timer);
     timer = setTimeout(refresh, 300);
   });
@@ -143,7 +189,7 @@
         box.replaceChildren(el("span", "error", answer.body.arrange_error || "cannot arrange these cards"));
         return;
       }
-      box.replaceChildren(el("span", "label", "Arranged: check the rows above."));
+      box.replaceChildren(el("span", "label", (answer.body.arranged.how || "Arranged.") + " Check the rows above."));
       ["front", "middle", "back"].forEach(function (row) {
         document.getElementById("p" + k + "-" + row).value = answer.body.arranged[row];
       });
@@ -151,6 +197,22 @@
       document.getElementById("p" + k + "-front").focus();
     }).catch(function () { form.requestSubmit(button); });
   });
+
+  // A form re-shown after an error: the first error is brought into view, and focused
+  // (the row it names, or the message itself).
+  var first = form.querySelector(".seat-error:not([hidden]), .feedback .error[role=alert]");
+  var formError = document.getElementById("form-error");
+  if (formError || first) {
+    var fieldset = first && first.closest("fieldset.seat");
+    var row = first && first.closest(".row-entry");
+    var focus = formError
+      || (row && row.querySelector("input, textarea"))
+      || (fieldset && fieldset.querySelector("input:not([type=checkbox]), select"))
+      || first;
+    if (!focus.matches("input, textarea, select")) focus.tabIndex = -1;
+    focus.focus({ preventScroll: true });
+    (formError || row || fieldset || first).scrollIntoView({ block: "center" });
+  }
 
   // A form re-shown after an error already has its feedback; a correction starts typed.
   var typed = Array.prototype.some.call(form.querySelectorAll("input[data-row]"), function (input) {

@@ -1,0 +1,22 @@
+// Every page's forms. Forms that act at once and are hard to take back (close a session,
+// void a deal) carry their question in data-confirm: the browser asks it before the form
+// is sent (without script the form is sent as it is). A page shown again with an error
+// opens at the first one, its field focused (the deal page does this in deal.js).
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var question = event.target.dataset && event.target.dataset.confirm;
+    if (question && !window.confirm(question)) event.preventDefault();
+  }, true);
+
+  if (document.getElementById("deal-form")) return;
+  var main = document.getElementById("main");
+  var first = main && (main.querySelector("[aria-invalid=true]") || main.querySelector(".error[role=alert]"));
+  if (!first) return;
+  var field = first.matches("input, select, textarea") ? first
+    : (first.closest(".option, p, div") || first).querySelector("input, select, textarea");
+  var focus = field || first;
+  if (focus === first && !field) first.tabIndex = -1;
+  focus.focus({ preventScroll: true });
+  focus.scrollIntoView({ block: "center" });
+})();
