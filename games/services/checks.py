@@ -11,7 +11,6 @@ from decimal import Decimal
 from typing import Final, NamedTuple
 
 from games.engine.options import AMOUNT
-
 from games.errors import ServiceError
 
 
