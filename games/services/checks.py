@@ -52,15 +52,16 @@ def _places(number: Decimal) -> int:
     return -exponent if isinstance(exponent, int) and exponent < 0 else 0
 
 
-def _number(value: object, field: str) -> Decimal:
+def _number(value: object, field: str, label: str | None = None) -> Decimal:
+    label = label or field
     if isinstance(value, bool) or not isinstance(value, (Decimal, int, str, float)):
-        raise ServiceError(f"{field}: expected a number, got {value!r}", field)
+        raise ServiceError(f"{label}: expected a number, got {_shown(value)}", field)
     try:
         number = Decimal(str(value).strip())
     except ArithmeticError:
-        raise ServiceError(f"{field}: expected a number, got {_shown(value)}", field) from None
+        raise ServiceError(f"{label}: expected a number, got {_shown(value)}", field) from None
     if not number.is_finite():
-        raise ServiceError(f"{field}: expected a finite number, got {_shown(value)}", field)
+        raise ServiceError(f"{label}: expected a finite number, got {_shown(value)}", field)
     return number
 
 
@@ -77,8 +78,8 @@ def amount(value: Decimal | int | str, field: str) -> Decimal:
 def stake(value: object, field: str, bounds: StakeBounds) -> Decimal:
     """A unit value or a pair's multiple being set: within ``bounds``, or a ServiceError
     worded by the cause."""
-    number = _number(value, field)
     label = field.replace("_", " ")
+    number = _number(value, field, label)
     if number <= 0:
         raise ServiceError(f"{label}: must be more than 0, got {_shown(value)}", field)
     if number > bounds.maximum:
