@@ -214,9 +214,7 @@ def test_a_pair_stake_beyond_the_bounds_is_refused_by_cause(
 def test_stakes_at_the_bounds_are_accepted(
     group: Group, players: dict[str, Player], as_alice: APIClient, unit_value: str, multiplier: str
 ) -> None:
-    changed = as_alice.patch(
-        f"{API}/groups/{group.pk}/", {"unit_value": unit_value}, format="json"
-    )
+    changed = as_alice.patch(f"{API}/groups/{group.pk}/", {"unit_value": unit_value}, format="json")
     staked = as_alice.post(
         f"{API}/groups/{group.pk}/stakes/",
         {"players": ["Ann", "Bob"], "multiplier": multiplier},

@@ -115,7 +115,6 @@ REFUSED: list[tuple[Damage, str, str]] = [
     (set_("stakes[0].multiplier", "-4"), "stakes[0].multiplier", "more than 0"),
     (set_("stakes[0].multiplier", "10.5"), "stakes[0].multiplier", "at most 10"),
     (set_("stakes[0].multiplier", "2.25"), "stakes[0].multiplier", "at most 1 decimal place"),
-
     (set_("stakes[0].players", ["Ann", "Ann"]), "stakes[0].players", "two different players"),
     (set_("stakes[0].players", ["Ann", "Zed"]), "stakes[0].players[1]", "no player named 'Zed'"),
     (set_("sessions", 5), "sessions", "expected a list"),
