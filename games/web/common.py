@@ -5,10 +5,12 @@ needed)."""
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.db import models
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from games.engine import Rules
+from games.errors import ServiceError
 from games.models import Group, Membership, Session
 from games.permissions import NotAllowed, role_of
 
@@ -47,3 +49,15 @@ def seat_names(session: Session) -> list[str]:
 
 def session_rules(session: Session) -> Rules:
     return Rules.from_mapping(session.rules)
+
+
+def typed_text(value: str, field: str, model: type[models.Model], column: str = "") -> str:
+    """Text typed in a form field, checked as the API's serializers check it before it
+    reaches a service: no NUL character, no longer than its column; else a ServiceError
+    naming the field (the form is shown again with what was typed)."""
+    if "\x00" in value:
+        raise ServiceError(f"{field}: no NUL characters", field)
+    limit = model._meta.get_field(column or field).max_length
+    if limit is not None and len(value) > limit:
+        raise ServiceError(f"{field}: at most {limit} characters, got {len(value):,}", field)
+    return value

@@ -20,7 +20,7 @@ from games.engine.rules import PRESETS, preset_rules
 from games.models import Group, Membership, Player
 from games.present import GAME_NAMES, money_in, signed, units
 from games.web import rules_form
-from games.web.common import group_for, require_owner_role, user_of
+from games.web.common import group_for, require_owner_role, typed_text, user_of
 
 
 def _rules_summary(spec: Any, rules: Mapping[str, Any]) -> list[tuple[str, str, str]]:
@@ -92,6 +92,7 @@ def group_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         name = request.POST.get("name", "")
         try:
+            typed_text(name, "name", Player)
             services.add_player(group, name, by=user_of(request))
         except services.ServiceError as error:
             context.update(player_error=error.message, player_name=name)

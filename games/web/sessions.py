@@ -31,7 +31,14 @@ from games.present import (
     signed,
     units,
 )
-from games.web.common import group_for, seat_names, session_for, session_rules, user_of
+from games.web.common import (
+    group_for,
+    seat_names,
+    session_for,
+    session_rules,
+    typed_text,
+    user_of,
+)
 
 
 @login_required
@@ -63,6 +70,7 @@ def session_new(request: HttpRequest, pk: int) -> HttpResponse:
             date = None
         if not errors:
             try:
+                typed_text(request.POST.get("place", "").strip(), "place", Session)
                 session = services.start_session(
                     group,
                     seated,

@@ -176,3 +176,25 @@ def test_no_form_answers_500(night: Night, data: st.DataObject) -> None:
     response = client.post(url, form)
 
     assert response.status_code < 500
+
+
+# Each field of each form with the values that used to answer 500 somewhere.
+KNOWN_ODD = ("\x00", "x" * 600, "1e400", "9" * 5000)
+
+
+@pytest.mark.parametrize(
+    ("name", "field"), [(name, field) for name, (_, fields) in FORMS.items() for field in fields]
+)
+def test_each_field_of_each_form_takes_the_known_odd_values(
+    night: Night, name: str, field: str
+) -> None:
+    valid, _ = FORMS[name]
+    pattern = next(p for p in urlpatterns if isinstance(p, URLPattern) and p.name == name)
+    url = reverse(f"web:{name}", kwargs=night.kwargs(pattern))
+    client = Client()
+    for value in KNOWN_ODD:
+        client.force_login(night.user)
+
+        response = client.post(url, {**valid(night), field: value})
+
+        assert response.status_code < 500, (field, value[:20])
