@@ -64,7 +64,7 @@ class NumberText(serializers.Field[Any, Any, str, Any]):
         if isinstance(data, str) and len(data) > 100:
             raise serializers.ValidationError("expected a number, got a long text")
         # ServiceError passes through: the API answers 400 with its message and field.
-        return self.check(data, self.field_name) if self.check else data
+        return self.check(data, self.field_name or "") if self.check else data
 
     def to_representation(self, value: Any) -> str:
         return decimal_text(Decimal(value))

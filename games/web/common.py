@@ -57,7 +57,7 @@ def typed_text(value: str, field: str, model: type[models.Model], column: str = 
     naming the field (the form is shown again with what was typed)."""
     if "\x00" in value:
         raise ServiceError(f"{field}: no NUL characters", field)
-    limit = model._meta.get_field(column or field).max_length
+    limit = getattr(model._meta.get_field(column or field), "max_length", None)
     if limit is not None and len(value) > limit:
         raise ServiceError(f"{field}: at most {limit} characters, got {len(value):,}", field)
     return value

@@ -88,7 +88,7 @@ FORMS: dict[str, Form] = {
 # Values no form expects: long text, unicode, numbers too large, too fine or not finite,
 # characters a database refuses, and the empty value.
 ODD_TEXT = st.text(
-    st.characters(blacklist_categories=("Cs",)),  # (a surrogate cannot be sent as UTF-8)
+    st.characters(exclude_categories=["Cs"]),  # (a surrogate cannot be sent as UTF-8)
     max_size=600,
 )
 ODD_NUMBERS = st.sampled_from(
