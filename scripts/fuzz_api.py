@@ -9,12 +9,16 @@ schema. Schemathesis only sends bodies the schema describes, so each operation t
 a JSON body is then also sent, with the token (and the calculators without it), JSON nested
 far deeper than the API reads and a body over Django's size limit: the first must answer a
 4xx, 400 where the body is read (the calculators always read it), the second 413, both
-in the `{"error", "field"}` shape, never a 5xx. Exits non-zero when either finds something.
+in the `{"error", "field"}` shape, never a 5xx. Last, the table-side pages: signed in
+through the login page, every form is posted odd values and bodies over the size and
+field-count limits (scripts/fuzz_forms.py); none may answer a 5xx. Exits non-zero when
+any of these finds something.
 The server is started with the calculators' throttles raised, so that neither is cut short
 by a 429.
 
     .venv/bin/python scripts/fuzz_api.py --max-examples 50
-    .venv/bin/python scripts/fuzz_api.py --url http://127.0.0.1:8000 --token KEY  # a running one
+    .venv/bin/python scripts/fuzz_api.py --url http://127.0.0.1:8000 --token KEY \
+        --username NAME --password PASSWORD  # a running one (the pages need a password)
 """
 
 from __future__ import annotations
@@ -33,9 +37,10 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts import prodkit
+from scripts import fuzz_forms, prodkit
 
 CHECKS = "not_a_server_error,response_schema_conformance"
+PASSWORD = "fuzzer-password-1"
 NAMES = ("Ann", "Bob", "Cy", "Di")
 DEAL = [
     {"name": "Ann", "front": "Ac Kc 3d", "middle": "4c 4d 9h Jd Qs", "back": "7c 7d 7h 2s 5d"},
@@ -234,6 +239,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--url", help="a server already running (then --token is needed)")
     parser.add_argument("--token", help="an API token of a user of that server")
+    parser.add_argument("--username", help="that user's name, to sign in to the pages")
+    parser.add_argument("--password", help="that user's password")
+    parser.add_argument("--form-examples", type=int, default=20, help="odd posts per form")
     parser.add_argument("--server-log", type=Path, help="keep the server's output in this file")
     parser.add_argument(
         "--body-limit", type=int, default=BODY_LIMIT, help="the server's body limit in bytes"
@@ -244,11 +252,16 @@ def main() -> int:
             parser.error("--url needs --token")
         status = schemathesis(args.url, args.token, args.max_examples, args.max_time, args.seed)
         wrong = abusive_bodies(args.url, args.token, {}, args.body_limit)
+        if args.username and args.password:
+            ids = seed_data(args.url, args.token)
+            wrong += fuzz_forms.web_forms(
+                args.url, args.username, args.password, ids, args.form_examples, args.seed
+            )
         return status or int(bool(wrong))
     with prodkit.throwaway_database("scorekeeper_fuzz") as database_url:
         env = prodkit.production_env(database_url, **FUZZ_RATES)
         prodkit.manage(env, "migrate", "--noinput", "-v", "0")
-        token = prodkit.make_user(env, "fuzzer", "fuzzer-password-1")
+        token = prodkit.make_user(env, "fuzzer", PASSWORD)
         with (
             tempfile.TemporaryDirectory() as tmp,
             prodkit.serving(env, args.server_log or Path(tmp) / "serve.log") as server,
@@ -256,6 +269,9 @@ def main() -> int:
             ids = seed_data(server.base, token)
             status = schemathesis(server.base, token, args.max_examples, args.max_time, args.seed)
             wrong = abusive_bodies(server.base, token, ids, args.body_limit)
+            wrong += fuzz_forms.web_forms(
+                server.base, "fuzzer", PASSWORD, ids, args.form_examples, args.seed
+            )
             errors = [line for line in server.output().splitlines() if "Traceback" in line]
             print(f"server log: {len(errors)} lines with a traceback")
             for line in errors[:3]:

@@ -7,6 +7,9 @@ page and logs at ERROR with a traceback. ``BodyLimitMiddleware`` answers instead
 - before anything reads the body, when its declared length is over the limit and it is not
   multipart (Django's own measure: the whole body, unless multipart, whose files do not
   count), ``413 Payload Too Large``;
+- before anything reads it, a form (``application/x-www-form-urlencoded``) with more than
+  ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` fields, counted as Django counts them, ``400``: the
+  CSRF check reads a page's form before any view, where Django would log a traceback;
 - when a view finds out while reading a multipart body (a form field over the limit),
   ``413`` too, and ``400`` for more than ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` fields or
   ``DATA_UPLOAD_MAX_NUMBER_FILES`` files.
@@ -51,6 +54,11 @@ def refusal(request: HttpRequest, message: str, status: int) -> HttpResponse:
     return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")
 
 
+def too_many_fields(request: HttpRequest) -> HttpResponse:
+    limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+    return refusal(request, f"The request has too many fields: at most {limit:,}.", 400)
+
+
 class BodyLimitMiddleware:
     """413 for a body over Django's size limit, 400 for too many fields (module docstring)."""
 
@@ -71,14 +79,20 @@ class BodyLimitMiddleware:
         multipart = request.content_type == "multipart/form-data"
         if limit is not None and not multipart and declared_length(request) > limit:
             return refusal(request, too_large(limit), 413)
+        fields = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        if (
+            fields is not None
+            and request.content_type == "application/x-www-form-urlencoded"
+            and request.body.count(b"&") + 1 > fields  # Django's own count
+        ):
+            return too_many_fields(request)
         return None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):
             return refusal(request, too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE), 413)
         if isinstance(exception, TooManyFieldsSent):
-            limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
-            return refusal(request, f"The request has too many fields: at most {limit:,}.", 400)
+            return too_many_fields(request)
         if isinstance(exception, TooManyFilesSent):
             limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
             return refusal(request, f"The request has too many files: at most {limit:,}.", 400)

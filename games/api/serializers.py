@@ -7,6 +7,7 @@ rule about who may change what is the services'.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -26,6 +27,7 @@ from games.models import (
     RuleSet,
     Session,
 )
+from games.services import checks
 from games.services.deals import REASON_LENGTH
 
 # A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
@@ -44,6 +46,28 @@ class DecimalText(serializers.Field[Decimal, Any, str, Any]):
 
     def to_representation(self, value: Decimal) -> str:
         return decimal_text(value)
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class NumberText(serializers.Field[Any, Any, str, Any]):
+    """A number sent as JSON or as text, passed on for its bounds to be checked (a
+    ``check`` from ``games.services.checks``, or the rules' bounds in the engine); its
+    errors keep the one message every caller reads."""
+
+    def __init__(self, check: Callable[[object, str], Decimal] | None = None, **kwargs: Any):
+        self.check = check
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool) or not isinstance(data, (int, float, str)):
+            raise serializers.ValidationError(f"expected a number, got {type(data).__name__}")
+        if isinstance(data, str) and len(data) > 100:
+            raise serializers.ValidationError("expected a number, got a long text")
+        # ServiceError passes through: the API answers 400 with its message and field.
+        return self.check(data, self.field_name or "") if self.check else data
+
+    def to_representation(self, value: Any) -> str:
+        return decimal_text(Decimal(value))
 
 
 class GroupSerializer(serializers.ModelSerializer[Group]):
@@ -68,14 +92,14 @@ class GroupSerializer(serializers.ModelSerializer[Group]):
 class GroupCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100)
     currency = serializers.CharField(max_length=3, default="EUR")
-    unit_value = serializers.DecimalField(max_digits=14, decimal_places=4, default=Decimal(1))
+    unit_value = NumberText(checks.unit_value, default=Decimal(1))
     rules = serializers.JSONField(required=False, help_text=RULES_HELP + "; standard if omitted")
 
 
 class GroupUpdateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100, required=False)
     currency = serializers.CharField(max_length=3, required=False)
-    unit_value = serializers.DecimalField(max_digits=14, decimal_places=4, required=False)
+    unit_value = NumberText(checks.unit_value, required=False)
 
 
 class MembershipSerializer(serializers.ModelSerializer[Membership]):
@@ -159,7 +183,7 @@ class PairStakeCreateSerializer(serializers.Serializer[Any]):
         max_length=2,
         help_text="the two players' names",
     )
-    multiplier = serializers.DecimalField(max_digits=14, decimal_places=4)
+    multiplier = NumberText(checks.multiplier)
 
 
 class SessionSerializer(serializers.ModelSerializer[Session]):
@@ -201,7 +225,7 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
     )
     game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
     rules_override = serializers.JSONField(required=False, help_text=RULES_HELP)
-    target_score = serializers.DecimalField(max_digits=14, decimal_places=4, required=False)
+    target_score = NumberText(required=False, help_text="Big Two: at most 1000000")
     date = serializers.DateField(required=False)
     place = serializers.CharField(max_length=100, required=False, default="")
     notes = serializers.CharField(required=False, default="", allow_blank=True)

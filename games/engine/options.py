@@ -48,6 +48,20 @@ TABLES: Final[Mapping[str, Mapping[str, Any]]] = {
 
 
 @dataclass(frozen=True)
+class Bounds:
+    """How large and how fine a number may be when rules are set: at most ``maximum``,
+    with at most ``places`` decimal places. Within them every deal's units are kept
+    exactly by the ledger (see ``docs/rules.md``); stored rules are read without them."""
+
+    maximum: Decimal
+    places: int
+
+
+# A rule amount (a penalty, a royalty, a natural's value): 0 to 100 in steps of 0.1.
+AMOUNT: Final = Bounds(Decimal(100), 1)
+
+
+@dataclass(frozen=True)
 class Option:
     """One option of the rule book."""
 
@@ -59,6 +73,8 @@ class Option:
     minimum: Decimal = Decimal(0)  # number kinds, and each multiplier: the least allowed
     whole: tuple[int, int] = (0, 0)  # int kinds, and multipliers' cards left: from, to
     in_form: bool = True  # offered on the owners' rules form
+    # Number kinds, each entry of a table and each multiplier: the bounds when set.
+    bounds: Bounds | None = None
 
     @property
     def form_kind(self) -> str:
@@ -94,6 +110,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         _ROWS_GAMES,
         "With 1-6 at four players, scooping all three opponents multiplies by this instead of 2.",
         minimum=Decimal(1),
+        bounds=Bounds(Decimal(10), 0),
     ),
     Option(
         "foul_counts_as_scoop",
@@ -107,6 +124,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         _ROWS_GAMES,
         "Which royalty table pays bonuses for strong rows.",
         tuple(ROYALTY_TABLES),
+        bounds=AMOUNT,
     ),
     Option(
         "royalty_mode",
@@ -126,6 +144,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "number-or-sweep",
         _ROWS_GAMES,
         "A fouled hand pays as if scooped (sweep), or this many units to each live opponent.",
+        bounds=AMOUNT,
     ),
     Option(
         "foul_pays_royalties",
@@ -151,6 +170,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "number-or-none",
         _ROWS_GAMES,
         "Units a surrendering player pays each opponent; none means surrender is not allowed.",
+        bounds=AMOUNT,
     ),
     Option(
         "max_players",
@@ -165,12 +185,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         _CHINESE,
         "Which naturals (special 13-card hands) count and what they pay.",
         tuple(NATURAL_TABLES),
+        bounds=AMOUNT,
     ),
     Option(
         "false_natural_penalty",
         "number-or-none",
         _CHINESE,
         "What a false natural declaration pays each opponent; none rejects the declaration.",
+        bounds=AMOUNT,
     ),
     Option(
         "natural_collects_from_surrendered",
@@ -218,6 +240,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "Big Two: many cards left multiply the payment, e.g. 10:2, 13:3.",
         minimum=Decimal(1),
         whole=(1, 13),
+        bounds=Bounds(Decimal(5), 1),
     ),
     Option(
         "two_multiplier",
@@ -225,6 +248,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         _BIG_TWO,
         "Big Two: each 2 still held multiplies that payment.",
         minimum=Decimal(1),
+        bounds=Bounds(Decimal(3), 0),
     ),
     Option(
         "losers_settle",
@@ -237,6 +261,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "number-or-none",
         _BIG_TWO,
         "Big Two: the session ends when a loss reaches this.",
+        bounds=Bounds(Decimal(1_000_000), 1),
     ),
 )
 

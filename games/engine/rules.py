@@ -90,9 +90,12 @@ class Rules:
     target_score: Decimal | None = None
 
     @classmethod
-    def from_mapping(cls, spec: str | Mapping[str, Any]) -> Rules:
-        """Rules from a preset name, or a preset name plus overrides."""
-        return rules_from_mapping(spec)
+    def from_mapping(cls, spec: str | Mapping[str, Any], *, limits: bool = False) -> Rules:
+        """Rules from a preset name, or a preset name plus overrides.
+
+        ``limits``: the rules are being set (not read back from storage), so every number
+        must also fit its option's bounds (``options.Bounds``)."""
+        return rules_from_mapping(spec, limits=limits)
 
     def to_mapping(self) -> dict[str, Any]:
         """A JSON-ready mapping that ``from_mapping`` turns back into these rules."""
@@ -146,7 +149,7 @@ def preset_rules(name: str) -> Rules:
     return Rules(preset=name, **PRESETS[name])
 
 
-def rules_from_mapping(spec: str | Mapping[str, Any]) -> Rules:
+def rules_from_mapping(spec: str | Mapping[str, Any], *, limits: bool = False) -> Rules:
     """See ``Rules.from_mapping``."""
     if isinstance(spec, str):
         return preset_rules(spec)
@@ -169,7 +172,7 @@ def rules_from_mapping(spec: str | Mapping[str, Any]) -> Rules:
             known = option in OPTIONS_BY_NAME
             reason = f"does not apply to {base.game}" if known else "is not a known option"
             raise RuleError(f"rules.{option}: {option!r} {reason}", f"rules.{option}")
-        changes[option] = _parse_option(option, value, getattr(base, option))
+        changes[option] = _parse_option(option, value, getattr(base, option), limits=limits)
     rules = dataclasses.replace(base, **changes)
     _check_consistency(rules)
     return rules

@@ -1,5 +1,8 @@
 """Validation of single rule options: each override of a preset becomes a typed value,
 or a ``RuleError`` naming the option (``rules.OPTION``) and what was expected.
+
+With ``bounds`` (rules being set, not stored rules being read) a number must also fit its
+option's ``Bounds``: at most so large, with at most so many decimal places.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from typing import Any, Final, cast
 
 from .cards import RANK_CHARS
 from .errors import RuleError
-from .options import OPTIONS_BY_NAME, Option
+from .options import OPTIONS_BY_NAME, Bounds, Option
 from .ranking import CATEGORIES
 from .tables import NATURAL_TABLES, NATURALS, ROWS, ROYALTY_TABLES, Row, RoyaltyTable
 
@@ -20,7 +23,9 @@ def _fail(name: str, value: object, expected: str) -> RuleError:
     return RuleError(f"rules.{name}: {value!r} is not {expected}", f"rules.{name}")
 
 
-def _decimal(name: str, value: object, *, minimum: Decimal = Decimal(0)) -> Decimal:
+def _decimal(
+    name: str, value: object, *, minimum: Decimal = Decimal(0), bounds: Bounds | None = None
+) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
         raise _fail(name, value, "a number")
     if isinstance(value, float) and not math.isfinite(value):
@@ -33,11 +38,28 @@ def _decimal(name: str, value: object, *, minimum: Decimal = Decimal(0)) -> Deci
         raise _fail(name, value, "a finite number")
     if number < minimum:
         raise _fail(name, value, f"a number of at least {minimum}")
+    if bounds is not None:
+        _within(name, value, number, bounds)
     return number
 
 
-def _optional_decimal(name: str, value: object, *, minimum: Decimal = Decimal(0)) -> Decimal | None:
-    return None if value is None else _decimal(name, value, minimum=minimum)
+def _within(name: str, value: object, number: Decimal, bounds: Bounds) -> None:
+    if number > bounds.maximum:
+        raise RuleError(f"rules.{name}: at most {bounds.maximum}, got {value!r}", f"rules.{name}")
+    exponent = number.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > bounds.places:
+        allowed = (
+            "a whole number"
+            if bounds.places == 0
+            else f"at most {bounds.places} decimal place{'s' if bounds.places > 1 else ''}"
+        )
+        raise RuleError(f"rules.{name}: {allowed}, got {value!r}", f"rules.{name}")
+
+
+def _optional_decimal(
+    name: str, value: object, *, minimum: Decimal = Decimal(0), bounds: Bounds | None = None
+) -> Decimal | None:
+    return None if value is None else _decimal(name, value, minimum=minimum, bounds=bounds)
 
 
 def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
@@ -72,7 +94,7 @@ _ROYALTY_KEYS: Final[dict[Row, frozenset[str]]] = {
 _ROYALTY_KEYS["back"] = _ROYALTY_KEYS["middle"]
 
 
-def _royalties(value: object, base: RoyaltyTable) -> RoyaltyTable:
+def _royalties(value: object, base: RoyaltyTable, bounds: Bounds | None) -> RoyaltyTable:
     """A table by name, or a mapping of rows whose entries update ``base`` (null removes)."""
     if isinstance(value, str):
         if value not in ROYALTY_TABLES:
@@ -99,11 +121,13 @@ def _royalties(value: object, base: RoyaltyTable) -> RoyaltyTable:
             if units is None:
                 table[row].pop(key, None)
             else:
-                table[row][key] = _decimal(f"royalties.{row}.{key}", units)
+                table[row][key] = _decimal(f"royalties.{row}.{key}", units, bounds=bounds)
     return cast(RoyaltyTable, table)
 
 
-def _naturals(value: object, base: Mapping[str, Decimal | None]) -> Mapping[str, Decimal | None]:
+def _naturals(
+    value: object, base: Mapping[str, Decimal | None], bounds: Bounds | None
+) -> Mapping[str, Decimal | None]:
     if isinstance(value, str):
         if value not in NATURAL_TABLES:
             raise _fail("naturals", value, "one of " + ", ".join(map(repr, NATURAL_TABLES)))
@@ -117,11 +141,13 @@ def _naturals(value: object, base: Mapping[str, Decimal | None]) -> Mapping[str,
                 f"rules.naturals: unknown natural {key!r}; known: {', '.join(NATURALS)}",
                 f"rules.naturals.{key}",
             )
-        table[key] = _optional_decimal(f"naturals.{key}", units)
+        table[key] = _optional_decimal(f"naturals.{key}", units, bounds=bounds)
     return table
 
 
-def _multipliers(value: object, option: Option) -> tuple[tuple[int, Decimal], ...]:
+def _multipliers(
+    value: object, option: Option, bounds: Bounds | None
+) -> tuple[tuple[int, Decimal], ...]:
     lo, hi = option.whole
     if not isinstance(value, (list, tuple)):
         raise _fail("multipliers", value, "a list of [cards left, multiplier] pairs")
@@ -132,7 +158,7 @@ def _multipliers(value: object, option: Option) -> tuple[tuple[int, Decimal], ..
         steps.append(
             (
                 _int("multipliers", step[0], lo, hi),
-                _decimal("multipliers", step[1], minimum=option.minimum),
+                _decimal("multipliers", step[1], minimum=option.minimum, bounds=bounds),
             )
         )
     steps.sort()
@@ -141,26 +167,31 @@ def _multipliers(value: object, option: Option) -> tuple[tuple[int, Decimal], ..
     return tuple(steps)
 
 
-def _parse_option(name: str, value: Any, base: Any) -> Any:
+def _parse_option(name: str, value: Any, base: Any, *, limits: bool = False) -> Any:
     """The validated value of one override, as its entry in ``options.OPTIONS`` says;
     ``base`` is the option's value in the preset (a royalty or naturals mapping updates
-    the preset's table)."""
+    the preset's table). ``limits``: numbers must also fit the option's ``bounds``."""
     option = OPTIONS_BY_NAME[name]
     kind = option.kind
+    bounds = option.bounds if limits else None
     if kind == "bool":
         return _bool(name, value)
     if kind == "choice":
         return _choice(name, value, option.choices)
     if kind == "number-or-sweep":
-        return "sweep" if value == "sweep" else _decimal(name, value, minimum=option.minimum)
+        if value == "sweep":
+            return "sweep"
+        return _decimal(name, value, minimum=option.minimum, bounds=bounds)
     if kind == "number-or-none":
-        return _optional_decimal(name, value, minimum=option.minimum)
+        return _optional_decimal(name, value, minimum=option.minimum, bounds=bounds)
     if kind == "int" or (kind == "int-or-none" and value is not None):
         return _int(name, value, *option.whole)
     if kind == "int-or-none":
         return None
     if kind == "table":
-        return _royalties(value, base) if name == "royalties" else _naturals(value, base)
+        if name == "royalties":
+            return _royalties(value, base, bounds)
+        return _naturals(value, base, bounds)
     if kind == "multipliers":
-        return _multipliers(value, option)
+        return _multipliers(value, option, bounds)
     raise AssertionError(name)  # pragma: no cover - every kind is handled above

@@ -27,10 +27,10 @@ def create_group(
     preset_spec: str | Mapping[str, Any],
 ) -> Group:
     """A new group owned by ``owner``, with its rules as version 1 (RuleError if invalid)."""
-    rules = Rules.from_mapping(preset_spec)
+    rules = Rules.from_mapping(preset_spec, limits=True)
     name = names.clean(name, max_length=NAME_LENGTH, what="a group")
     code = checks.currency(currency)
-    value = checks.amount(unit_value, "unit_value")
+    value = checks.unit_value(unit_value)
     with transaction.atomic():
         group = Group.objects.create(name=name, currency=code, unit_value=value)
         Membership.objects.create(user=owner, group=group, role=Membership.Role.OWNER)
@@ -69,7 +69,7 @@ def update_group(
     if currency is not None:
         changes["currency"] = checks.currency(currency)
     if unit_value is not None:
-        changes["unit_value"] = checks.amount(unit_value, "unit_value")
+        changes["unit_value"] = checks.unit_value(unit_value)
     with transaction.atomic():
         require_owner(by, group)
         locked = Group.objects.select_for_update().get(pk=group.pk)
@@ -137,7 +137,7 @@ def _keep_an_owner(membership: Membership) -> None:
 
 def set_rules(group: Group, spec: str | Mapping[str, Any], by: User) -> RuleSet:
     """A new version of the group's rules; sessions already started keep theirs."""
-    rules = Rules.from_mapping(spec)
+    rules = Rules.from_mapping(spec, limits=True)
     with transaction.atomic():
         require_owner(by, group)
         Group.objects.select_for_update().get(pk=group.pk)

@@ -21,13 +21,12 @@ from games.engine.games import GAMES
 from games.models import (
     Deal,
     DealRevision,
-    Group,
     LedgerEntry,
-    PairStake,
     Player,
     Session,
     SessionSeat,
 )
+from games.services import checks
 from games.services.import_values import (
     amount,
     at,
@@ -45,6 +44,7 @@ from games.services.import_values import (
     rescored,
     rules,
     shown,
+    stake,
     text,
     username,
     whole,
@@ -82,7 +82,7 @@ def settings(data: Mapping[str, Any]) -> tuple[str, Decimal]:
     entry = mapping(required(data, "group", ""), "group")
     text(entry.get("name", ""), "group.name")
     code = currency(required(entry, "currency", "group"), "group.currency")
-    value = amount(required(entry, "unit_value", "group"), "group.unit_value", Group, "unit_value")
+    value = stake(required(entry, "unit_value", "group"), "group.unit_value", checks.unit_value)
     return code, value
 
 
@@ -111,6 +111,10 @@ def rule_sets(data: Mapping[str, Any]) -> dict[int, RuleSetRow]:
         out[version] = RuleSetRow(version, spec, agreed, created_by)
     if not out:
         refuse("rule_sets", "at least one rule set is needed: the rules sessions start under")
+    # The rules sessions start under from now on must be within the bounds of rules being
+    # set; earlier versions only had to score the deals already played under them.
+    latest = len(out)
+    rules(out[latest].spec, at(at("rule_sets", latest - 1), "spec"), limits=True)
     return out
 
 
@@ -140,8 +144,8 @@ def stakes(data: Mapping[str, Any], names: Collection[str]) -> list[StakeRow]:
             refuse(at(path, "players"), "a pair stake needs two different players")
         if frozenset(pair) in out:
             refuse(at(path, "players"), f"{pair[0]} and {pair[1]} already have a pair stake")
-        multiplier = amount(
-            required(entry, "multiplier", path), at(path, "multiplier"), PairStake, "multiplier"
+        multiplier = stake(
+            required(entry, "multiplier", path), at(path, "multiplier"), checks.multiplier
         )
         out[frozenset(pair)] = StakeRow((pair[0], pair[1]), multiplier)
     return list(out.values())
@@ -179,7 +183,10 @@ def session(
     in_force = rules(required(entry, "rules", path), at(path, "rules"))
     override = entry.get("rules_override")
     if override is not None:
-        if rules(override, at(path, "rules_override")).mapping != in_force.mapping:
+        # An open session's own rules are played by deals still to come: bounded as when set.
+        open_night = status == Session.Status.OPEN
+        agreed = rules(override, at(path, "rules_override"), limits=open_night)
+        if agreed.mapping != in_force.mapping:
             refuse(at(path, "rules"), "not the rules of its rules_override")
     elif versions[version].rules.mapping != in_force.mapping:
         refuse(at(path, "rules"), f"not the rules of rule set version {version}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from decimal import Decimal
 from typing import Any, NoReturn
 
@@ -143,6 +143,20 @@ def amount(value: Any, path: str, model: type[models.Model], field: str) -> Deci
     return number
 
 
+def stake(value: Any, path: str, check: Callable[[object, str], Decimal]) -> Decimal:
+    """The group's unit value or a pair's multiple, within the bounds the services set
+    them with (``checks.unit_value``, ``checks.multiplier``): later deals are played at it."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        refuse(path, f"expected a number, got {shown(value)}")
+    if isinstance(value, str):
+        text(value, path, max_length=100)
+    try:
+        return check(str(value) if isinstance(value, float) else value, path)
+    except ServiceError as exc:
+        reason = exc.message.partition(": ")[2] or exc.message
+        raise ImportRefused(f"{path}: {reason}", path) from None
+
+
 def currency(value: Any, path: str) -> str:
     try:
         return checks.currency(text(value, path))
@@ -198,11 +212,12 @@ def _after_field(message: str, field: str | None) -> str:
 # --- rules and scoring --------------------------------------------------------------------------
 
 
-def rules(spec: Any, path: str) -> Rules:
-    """The rules a spec (or a stored rules mapping) resolves to, as ``Rules.from_mapping``."""
+def rules(spec: Any, path: str, *, limits: bool = False) -> Rules:
+    """The rules a spec (or a stored rules mapping) resolves to, as ``Rules.from_mapping``
+    (``limits``: rules later deals are played under, within the bounds of rules being set)."""
     clean(spec, path)
     try:
-        return Rules.from_mapping(spec)
+        return Rules.from_mapping(spec, limits=limits)
     except ScoreError as exc:
         field = exc.field or "rules"
         if isinstance(spec, str) or field == "rules":

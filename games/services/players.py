@@ -11,8 +11,7 @@ from django.db import transaction
 from games.errors import HasHistory, ServiceError
 from games.models import Group, PairStake, Player
 from games.permissions import require_member, require_owner
-from games.services import names
-from games.services.checks import amount
+from games.services import checks, names
 
 NAME_LENGTH = Player._meta.get_field("name").max_length or 50
 
@@ -113,7 +112,7 @@ def set_pair_stake(
     group: Group, first: Player, second: Player, multiplier: Decimal | int | str, by: User
 ) -> PairStake:
     """Two players' multiple of the unit (owners only); it changes only their pair's money."""
-    value = amount(multiplier, "multiplier")
+    value = checks.multiplier(multiplier)
     if first.pk == second.pk:
         raise ServiceError("a pair stake needs two different players", "players")
     if first.group_id != group.pk or second.group_id != group.pk:

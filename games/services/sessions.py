@@ -62,7 +62,8 @@ def start_session(
         require_member(by, group)
         rule_set = group.current_rule_set()
         spec = _session_spec(rule_set, game, rules_override, target_score)
-        rules = Rules.from_mapping(spec)
+        # Rules set for the night are bounded; the group's own, as stored, are not re-judged.
+        rules = Rules.from_mapping(spec, limits=spec != rule_set.spec)
         if game is not None and rules.game != game:
             raise ServiceError(f"game: {game!r} does not match the rules ({rules.game})", "game")
         played = descriptor_for(rules)

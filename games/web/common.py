@@ -5,10 +5,12 @@ needed)."""
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.db import models
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from games.engine import Rules
+from games.errors import ServiceError
 from games.models import Group, Membership, Session
 from games.permissions import NotAllowed, role_of
 
@@ -60,3 +62,15 @@ def saved_keys(session: Session) -> list[str]:
     latest = session.deals.exclude(idempotency_key=None).order_by("-number")[:SAVED_KEYS]
     keys = latest.values_list("idempotency_key", flat=True)
     return [key for key in keys if key and " " not in key]
+
+
+def typed_text(value: str, field: str, model: type[models.Model], column: str = "") -> str:
+    """Text typed in a form field, checked as the API's serializers check it before it
+    reaches a service: no NUL character, no longer than its column; else a ServiceError
+    naming the field (the form is shown again with what was typed)."""
+    if "\x00" in value:
+        raise ServiceError(f"{field}: no NUL characters", field)
+    limit = getattr(model._meta.get_field(column or field), "max_length", None)
+    if limit is not None and len(value) > limit:
+        raise ServiceError(f"{field}: at most {limit} characters, got {len(value):,}", field)
+    return value

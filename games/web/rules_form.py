@@ -7,6 +7,7 @@ the page shows next to that option.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,15 @@ def preset_names() -> list[str]:
     return list(PRESETS)
 
 
+# A whole number the form turns into JSON; anything else (also digits of other scripts, or
+# thousands of them) is passed on as text for the engine to name.
+_WHOLE = re.compile(r"-?[0-9]{1,9}")
+
+
+def _whole(text: str) -> Any:
+    return int(text) if _WHOLE.fullmatch(text) else text
+
+
 def _value(option: Option, text: str) -> Any:
     """The JSON value the engine validates; text it cannot read is passed on as it is."""
     text = text.strip()
@@ -55,12 +65,12 @@ def _value(option: Option, text: str) -> Any:
     if option.kind in ("number-or-none", "int-or-none") and text.lower() in NONE_WORDS:
         return None
     if option.kind in ("int", "int-or-none"):
-        return int(text) if text.lstrip("-").isdigit() else text
+        return _whole(text)
     if option.kind == "multipliers":
         steps: list[Any] = []
         for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
             left, _, factor = part.partition(":")
-            steps.append([int(left) if left.strip().isdigit() else left.strip(), factor.strip()])
+            steps.append([_whole(left.strip()), factor.strip()])
         return steps
     return text
 

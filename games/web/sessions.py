@@ -27,7 +27,13 @@ from games.present import (
     units,
 )
 from games.services.names import file_part
-from games.web.common import group_for, session_for, session_rules, user_of
+from games.web.common import (
+    group_for,
+    session_for,
+    session_rules,
+    typed_text,
+    user_of,
+)
 
 
 @login_required
@@ -59,6 +65,7 @@ def session_new(request: HttpRequest, pk: int) -> HttpResponse:
             date = None
         if not errors:
             try:
+                typed_text(request.POST.get("place", "").strip(), "place", Session)
                 session = services.start_session(
                     group,
                     seated,

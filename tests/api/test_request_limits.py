@@ -171,6 +171,30 @@ def test_an_oversized_form_on_a_page_answers_a_plain_413(client: Client) -> None
     assert b"too large" in response.content
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/accounts/login/", "/groups/1/stakes/"])
+def test_too_many_fields_on_a_page_answer_a_plain_400_without_a_traceback(
+    path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The CSRF check reads a page's form before any view: Django would answer its own 400
+    # and log the refusal with a traceback at ERROR (found by the fuzz run's forms).
+    client = Client(enforce_csrf_checks=True)
+    client.get("/accounts/login/")  # the CSRF cookie: the check then reads the form
+    fields = "&".join(f"f{k}=1" for k in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1))
+
+    with caplog.at_level(logging.INFO):
+        response = client.post(path, fields, content_type="application/x-www-form-urlencoded")
+
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/plain")
+    assert b"too many fields: at most 1,000" in response.content
+    assert not [record for record in caplog.records if record.exc_info]
+    # At the limit, the form is read (and the CSRF check refuses it, as any such post).
+    at_limit = "&".join(f"f{k}=1" for k in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS))
+    response = client.post(path, at_limit, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 403
+
+
 def test_every_api_view_reads_json_through_the_capped_parser() -> None:
     # A view naming DRF's own JSONParser (as DRF's token view does) would bring the 500 back.
     from django.urls import URLPattern, URLResolver, get_resolver

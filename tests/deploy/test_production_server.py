@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from scripts import fuzz_api, prodkit, prove_concurrency
+from scripts import fuzz_api, fuzz_forms, prodkit, prove_concurrency
 from tests.conftest import skip_or_fail
 from tests.services.hands import deal
 
@@ -138,6 +138,8 @@ def test_schemathesis_finds_no_server_error_and_no_schema_break(
 
     assert fuzz_api.schemathesis(server.base, token, max_examples=5, max_time=30, seed=7) == 0
     assert fuzz_api.abusive_bodies(server.base, token, ids) == []
+    forms = fuzz_forms.web_forms(server.base, "prover", "prover-password-1", ids, examples=8)
+    assert forms == []
     assert "Traceback" not in server.output()
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games import services
+from games.engine import Rules
 from games.models import Deal, Group, LedgerEntry, RuleSet, Session
 from tests.api.conftest import API, client_for
 
@@ -90,9 +91,11 @@ REFUSED: list[tuple[Damage, str, str]] = [
     (set_("format", "scorekeeper-group/2"), "format", "not a scorekeeper-group/1 export"),
     (set_("group.currency", "EURO"), "group.currency", "3-letter code"),
     (set_("group.currency", 978), "group.currency", "expected text"),
-    (set_("group.unit_value", "-1"), "group.unit_value", "at least 0"),
-    (set_("group.unit_value", "0.12345"), "group.unit_value", "at most 4 decimal places"),
-    (set_("group.unit_value", "12345678901"), "group.unit_value", "below 10000000000"),
+    (set_("group.unit_value", "-1"), "group.unit_value", "more than 0"),
+    (set_("group.unit_value", "0"), "group.unit_value", "more than 0"),
+    (set_("group.unit_value", "0.125"), "group.unit_value", "at most 2 decimal places"),
+    (set_("group.unit_value", "12345678901"), "group.unit_value", "at most 100,000"),
+    (set_("group.unit_value", "1e400"), "group.unit_value", "at most 100,000"),
     (drop("group.unit_value"), "group.unit_value", "missing"),
     (set_("players", {"Ann": 1}), "players", "expected a list"),
     (set_("players[1].name", ""), "players[1].name", "a player needs a name"),
@@ -113,7 +116,9 @@ REFUSED: list[tuple[Damage, str, str]] = [
         "bonus",
     ),
     (set_("rule_sets[0].rules.bonus", "2-4"), "rule_sets[0].rules", "not what its spec gives"),
-    (set_("stakes[0].multiplier", "-4"), "stakes[0].multiplier", "at least 0"),
+    (set_("stakes[0].multiplier", "-4"), "stakes[0].multiplier", "more than 0"),
+    (set_("stakes[0].multiplier", "10.5"), "stakes[0].multiplier", "at most 10"),
+    (set_("stakes[0].multiplier", "2.25"), "stakes[0].multiplier", "at most 1 decimal place"),
     (set_("stakes[0].players", ["Ann", "Ann"]), "stakes[0].players", "two different players"),
     (set_("stakes[0].players", ["Ann", "Zed"]), "stakes[0].players[1]", "no player named 'Zed'"),
     (set_("sessions", 5), "sessions", "expected a list"),
@@ -284,3 +289,47 @@ def test_a_refused_import_leaves_the_group_usable(
 
     assert restored.sessions.count() == 2
     assert Deal.objects.filter(session__group=restored).count() == 13
+
+
+def _with_rule_set(data: dict[str, Any], spec: Any) -> None:
+    """A later rule-set version as an older service stored it, with its resolved rules."""
+    data["rule_sets"].append(
+        {
+            "version": len(data["rule_sets"]) + 1,
+            "spec": spec,
+            "rules": Rules.from_mapping(spec).to_mapping(),
+            "created_by": "ann",
+            "created_at": None,
+        }
+    )
+
+
+OUT_OF_BOUNDS = {"preset": "classic-1-6", "foul_penalty": "3.25", "naturals": {"dragon": 1e30}}
+
+
+def test_the_rules_sessions_start_under_are_refused_beyond_the_bounds(
+    exported: dict[str, Any], empty: Group, ann_user: User
+) -> None:
+    data = copy.deepcopy(exported)
+    _with_rule_set(data, OUT_OF_BOUNDS)
+    path = f"rule_sets[{len(data['rule_sets']) - 1}].spec.foul_penalty"
+
+    with pytest.raises(services.ImportRefused) as refused:
+        services.import_group(data, empty, ann_user)
+
+    assert refused.value.field == path
+    assert refused.value.message == f"{path}: at most 1 decimal place, got '3.25'"
+    assert stored_nothing(empty)
+
+
+def test_an_earlier_rule_set_beyond_the_bounds_still_loads(
+    exported: dict[str, Any], empty: Group, ann_user: User
+) -> None:
+    # Old data loads: only the rules later deals are played under must fit the bounds.
+    data = copy.deepcopy(exported)
+    _with_rule_set(data, OUT_OF_BOUNDS)
+    _with_rule_set(data, "standard")
+
+    services.import_group(data, empty, ann_user)
+
+    assert empty.rule_sets.count() == len(data["rule_sets"])

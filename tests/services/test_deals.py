@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 
 from games import reports, services
 from games.engine import ScoreError
-from games.models import Deal, DealRevision, Group, LedgerEntry, Player, Session
+from games.models import Deal, DealRevision, Group, LedgerEntry, PairStake, Player, Session
 from tests.services.hands import deal
 
 D = Decimal
@@ -195,6 +195,12 @@ def test_a_pair_stake_changes_only_that_pairs_money(
     assert matrix["Cy"]["Di"] == (D(1), D("0.5"))
 
 
+def stored_pair_stake(group: Group, first: Player, second: Player, multiplier: D) -> None:
+    """A pair stake as an older version stored it, without the bounds of set_pair_stake."""
+    a, b = sorted((first, second), key=lambda p: p.pk)
+    PairStake.objects.create(group=group, player_a=a, player_b=b, multiplier=multiplier)
+
+
 @pytest.mark.parametrize(
     ("multiplier", "text"),
     [("0.025", "0.025"), ("1234567890.1234", "1234567890.1234"), ("7.5000", "7.5"), ("0", "0")],
@@ -208,7 +214,8 @@ def test_a_pair_stake_reaches_the_engine_exactly(
     text: str,
 ) -> None:
     # SQLite keeps a decimal as a number: the multiplier must still arrive digit for digit.
-    services.set_pair_stake(group, players["Di"], players["Bob"], D(multiplier), ann_user)
+    # (Stored as before today's bounds, which refuse most of these when set.)
+    stored_pair_stake(group, players["Di"], players["Bob"], D(multiplier))
     recorded = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
 
     assert recorded.request["stakes"]["pairs"] == [{"players": ["Bob", "Di"], "multiplier": text}]
@@ -241,10 +248,11 @@ def test_money_the_ledger_cannot_keep_exactly_is_refused_and_nothing_is_stored(
     multiplier: str,
     refusal: str,
 ) -> None:
+    # Stakes stored before today's bounds, which refuse them when set.
     group.unit_value = D(unit_value)
     group.save()
     a, b = pair
-    services.set_pair_stake(group, players[a], players[b], D(multiplier), ann_user)
+    stored_pair_stake(group, players[a], players[b], D(multiplier))
     before = row_counts()
 
     with pytest.raises(ScoreError) as refused:

@@ -165,7 +165,7 @@ def test_owner_sets_the_stakes(group: Group, players: dict[str, Player], as_alic
     stranger = {"first": ann.pk, "second": "x", "multiplier": "3"}
     assert as_alice.post(f"/groups/{group.pk}/stakes/", stranger).status_code == 404
     bad = as_alice.post(f"/groups/{group.pk}/stakes/", {"unit_value": "-1", "currency": "EUR"})
-    assert bad.status_code == 400 and "at least 0" in bad.content.decode()
+    assert bad.status_code == 400 and "more than 0" in bad.content.decode()
 
 
 def test_start_a_session_in_seat_order(
