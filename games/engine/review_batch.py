@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, cast
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from .naturals import holds_natural
 from .review import Review, _exact, _nearest_legal, _with_setting
 from .ranking import CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH
 from .rules import Rules
-from .seats import _Seat, _seat, _table_for
+from .seats import _Seat, _seat, _Table, _table_for
 from .scoring import score_hands
 from .splits import (
     _FIVES_ARRAY,
@@ -38,6 +38,7 @@ from .splits import (
     _front_beats,
     _Hand13,
     _royalties,
+    _royalty_table,
     _Rowset,
     _split_index,
 )
@@ -87,15 +88,20 @@ def _cell_units(h13: _Hand13, rows: tuple[_Subsets, ...], others: Sequence[_Seat
     inverse: list[Ints] = []
     picked: list[tuple[Ints, Floats]] = []
     for row, sub in enumerate(rows):
-        theirs = np.unique(np.array([s.values[row] for s in others], dtype=np.int64))
+        theirs = np.array(sorted({s.values[row] for s in others}), dtype=np.int64)
         bucket = np.searchsorted(theirs, sub.values, "left") + np.searchsorted(
             theirs, sub.values, "right"
         )
-        _levels, royalty_id = np.unique(sub.royalties, return_inverse=True)
-        classes = bucket * (len(_levels) + 1) + royalty_id
-        _kinds, first, which = np.unique(classes, return_index=True, return_inverse=True)
-        inverse.append(which)
-        picked.append((sub.values[first], sub.royalties[first]))
+        levels = _royalty_levels(h13.table, row)
+        classes = bucket * len(levels) + np.searchsorted(levels, sub.royalties)
+        # Each class present, numbered in order, and the first subset of each.
+        first = np.full((2 * len(theirs) + 1) * len(levels), -1, dtype=np.int64)
+        first[classes[::-1]] = np.arange(len(classes) - 1, -1, -1)
+        present = np.flatnonzero(first >= 0)
+        number = np.zeros(len(first), dtype=np.int64)
+        number[present] = np.arange(len(present))
+        inverse.append(number[classes])
+        picked.append((sub.values[first[present]], sub.royalties[first[present]]))
     sizes = [len(v) for v, _r in picked]
     cells = sizes[0] * sizes[1] * sizes[2]
     if cells >= len(h13.legal):  # no fewer cells than settings: score the settings
@@ -116,6 +122,14 @@ def _cell_units(h13: _Hand13, rows: tuple[_Subsets, ...], others: Sequence[_Seat
     key += inverse[2][rows[2].at]
     units: Floats = per_cell[key]
     return units
+
+
+def _royalty_levels(table: _Table, row: int) -> Floats:
+    """Every royalty a row can have (0 among them), sorted; kept with the rules."""
+    cached = table.__dict__.setdefault("_review_royalty_levels", {})
+    if row not in cached:
+        cached[row] = np.unique(np.r_[0.0, _royalty_table(table, row)[1]])
+    return cast(Floats, cached[row])
 
 
 def _review_one(
