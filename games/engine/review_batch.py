@@ -23,11 +23,11 @@ import numpy as np
 from .cards import SUIT_OF, Card
 from .hands import Hand, PlayerResult
 from .naturals import holds_natural
-from .review import Review, _exact, _nearest_legal, _with_setting
 from .ranking import CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH
+from .review import Review, _exact, _nearest_legal, _with_setting
 from .rules import Rules
-from .seats import _Seat, _seat, _Table, _table_for
 from .scoring import score_hands
+from .seats import _Seat, _seat, _Table, _table_for
 from .splits import (
     _FIVES_ARRAY,
     _THREES_ARRAY,
@@ -37,9 +37,9 @@ from .splits import (
     _evaluate,
     _front_beats,
     _Hand13,
+    _Rowset,
     _royalties,
     _royalty_table,
-    _Rowset,
     _split_index,
 )
 from .versus import _table_units
@@ -105,14 +105,9 @@ def _cell_units(h13: _Hand13, rows: tuple[_Subsets, ...], others: Sequence[_Seat
     sizes = [len(v) for v, _r in picked]
     cells = sizes[0] * sizes[1] * sizes[2]
     if cells >= len(h13.legal):  # no fewer cells than settings: score the settings
-        rowset = _Rowset(
-            *(sub.values[sub.at] for sub in rows),
-            (
-                rows[0].royalties[rows[0].at],
-                rows[1].royalties[rows[1].at],
-                rows[2].royalties[rows[2].at],
-            ),
-        )
+        f, m, b = (sub.values[sub.at] for sub in rows)
+        r = tuple(sub.royalties[sub.at] for sub in rows)
+        rowset = _Rowset(f, m, b, (r[0], r[1], r[2]))
         return _table_units(h13.table, rowset, others)
     grid = np.indices(sizes).reshape(3, -1)
     reps = [(v[g], r[g]) for (v, r), g in zip(picked, grid, strict=True)]
