@@ -30,12 +30,12 @@ from .scoring import score_hands
 from .seats import _Seat, _seat, _Table, _table_for
 from .splits import (
     _FIVES_ARRAY,
+    _FRONT_MASKS,
     _THREES_ARRAY,
     Floats,
     Ints,
     Setting,
     _evaluate,
-    _front_beats,
     _Hand13,
     _Rowset,
     _royalties,
@@ -85,6 +85,8 @@ def _cell_units(h13: _Hand13, rows: tuple[_Subsets, ...], others: Sequence[_Seat
     per row (a cell) is scored with ``_table_units`` from a representative, and each
     setting takes its cell's units: the same floats, from far fewer array elements.
     """
+    if not h13.table.has_royalties:  # a few array passes a setting: cells do not pay
+        return _table_units(h13.table, _legal_rowset(rows), others)
     inverse: list[Ints] = []
     picked: list[tuple[Ints, Floats]] = []
     for row, sub in enumerate(rows):
@@ -105,10 +107,7 @@ def _cell_units(h13: _Hand13, rows: tuple[_Subsets, ...], others: Sequence[_Seat
     sizes = [len(v) for v, _r in picked]
     cells = sizes[0] * sizes[1] * sizes[2]
     if cells >= len(h13.legal):  # no fewer cells than settings: score the settings
-        f, m, b = (sub.values[sub.at] for sub in rows)
-        r = tuple(sub.royalties[sub.at] for sub in rows)
-        rowset = _Rowset(f, m, b, (r[0], r[1], r[2]))
-        return _table_units(h13.table, rowset, others)
+        return _table_units(h13.table, _legal_rowset(rows), others)
     grid = np.indices(sizes).reshape(3, -1)
     reps = [(v[g], r[g]) for (v, r), g in zip(picked, grid, strict=True)]
     rowset = _Rowset(reps[0][0], reps[1][0], reps[2][0], (reps[0][1], reps[1][1], reps[2][1]))
@@ -117,6 +116,13 @@ def _cell_units(h13: _Hand13, rows: tuple[_Subsets, ...], others: Sequence[_Seat
     key += inverse[2][rows[2].at]
     units: Floats = per_cell[key]
     return units
+
+
+def _legal_rowset(rows: tuple[_Subsets, ...]) -> _Rowset:
+    """The legal settings as ``_Rowset`` arrays, one element a setting."""
+    f, m, b = (sub.values[sub.at] for sub in rows)
+    r = tuple(sub.royalties[sub.at] for sub in rows)
+    return _Rowset(f, m, b, (r[0], r[1], r[2]))
 
 
 def _royalty_levels(table: _Table, row: int) -> Floats:
@@ -179,10 +185,12 @@ def _hands13(
         threes, fives, middles_raw = all_threes[p], all_fives[p], all_raw[p]
         middles = -middles_raw if table.lowball else fives
         front, back, middle = threes[fi], fives[bi], middles[mi]
+        # ``splits._front_beats`` with each front's mask found once per subset.
+        mask = _FRONT_MASKS[threes >> CATEGORY_SHIFT][fi]
         if table.lowball:
-            legal = ~_front_beats(front, back)
+            legal = front <= (back & mask)
         else:
-            legal = ~_front_beats(front, middle) & (middle <= back)
+            legal = (front <= (middle & mask)) & (middle <= back)
         h13 = object.__new__(_Hand13)
         h13.cards, h13.rules, h13.table, h13.deck = cards, rules, table, decks[p]
         h13.threes, h13.fives = threes, fives
