@@ -42,9 +42,7 @@ def main() -> None:
         for deal in deals:
             hands, rules = deal.hands, deal.rules
             start = time.perf_counter()
-            old = [
-                None if h.rows is None else review(hands, rules, k) for k, h in enumerate(hands)
-            ]
+            old = [None if h.rows is None else review(hands, rules, k) for k, h in enumerate(hands)]
             before.append(time.perf_counter() - start)
             start = time.perf_counter()
             new = review_all(hands, rules)
