@@ -38,6 +38,7 @@ bench: venv
 	$(PY) benchmarks/ledger.py
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/arrange.py
+	$(PY) benchmarks/review_batch.py
 	$(PY) benchmarks/sheets.py
 	$(PY) benchmarks/growth.py
 

@@ -19,6 +19,7 @@ from .games import CRISS_CROSS, GAMES, descriptor_for
 from .hands import Hand
 from .request import parse_request
 from .review import Review, review, review_fantasyland
+from .review_batch import review_all
 from .rules import Rules, decimal_text
 from .splits import SPLITS, Setting, _Hand13, arrange_heuristic, iter_settings, settings
 from .versus import _table_units
@@ -163,12 +164,11 @@ def review_request(request: object) -> dict[str, Any]:
         name = "criss cross" if game is CRISS_CROSS else deal.rules.game
         return _not_reviewed(f"{name} deals are not reviewed")
     players: list[dict[str, Any]] = []
-    for k, hand in enumerate(deal.hands):
-        if hand.rows is None:
+    for hand, found in zip(deal.hands, review_all(deal.hands, deal.rules), strict=True):
+        if found is None:
             reason = "hand not shown" if hand.not_shown else "surrendered without cards"
             players.append({"name": hand.name, "reviewed": False, "reason": reason})
             continue
-        found = review(deal.hands, deal.rules, k)
         players.append(
             {
                 "name": hand.name,
