@@ -323,7 +323,8 @@ class LedgerEntry(models.Model):
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     units = models.DecimalField(max_digits=14, decimal_places=4)
-    money = models.DecimalField(max_digits=14, decimal_places=4)
+    # Wide enough for the largest deal at the largest stakes (games/services/checks.py).
+    money = models.DecimalField(max_digits=18, decimal_places=4)
 
     class Meta:
         verbose_name_plural = "ledger entries"

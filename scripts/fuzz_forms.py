@@ -55,6 +55,7 @@ FORMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("deal", "/sessions/{session}/deal/", DEAL_FIELDS),
     ("deal-edit", "/sessions/{session}/deals/1/edit/", DEAL_FIELDS),
     ("deal-void", "/sessions/{session}/deals/1/void/", ("reason",)),
+    ("deal-restore", "/sessions/{session}/deals/1/restore/", ("reason",)),
     ("session-close", "/sessions/{session}/close/", ("confirm",)),
     ("login", "/accounts/login/", ("username", "password")),
     ("logout", "/accounts/logout/", ("next",)),

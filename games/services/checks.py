@@ -29,7 +29,7 @@ class StakeBounds(NamedTuple):
 
 
 # What one unit is worth, in the group's currency.
-UNIT_VALUE: Final = StakeBounds(Decimal(100_000), 2)
+UNIT_VALUE: Final = StakeBounds(Decimal(10_000_000), 2)
 # A pair's multiple of the unit.
 MULTIPLIER: Final = StakeBounds(Decimal(10), 1)
 
@@ -38,7 +38,8 @@ MULTIPLIER: Final = StakeBounds(Decimal(10), 1)
 # money = units x unit value x multiple has at most 1 + 2 + 1 = 4 decimals, the ledger's
 # step. The largest a pair can win in one deal is below 6,000 units (a scoop of all three
 # rows worth 100 each, times 10; or 13 cards left x 5 x 3^4 in Big Two), and 6,000 x
-# 100,000 x 10 stays below the ledger's 10^10.
+# 10,000,000 x 10 stays below the ledger's 10^14. A unit worth millions is real: tables
+# playing for Vietnamese dong set units of 100,000 and more.
 assert UNIT_VALUE.places + MULTIPLIER.places + AMOUNT.places <= 4
 
 

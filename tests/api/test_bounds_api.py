@@ -161,9 +161,9 @@ def test_a_group_whose_stored_rules_predate_the_bounds_still_starts_sessions(
 
 # (value sent, message after "unit value: " / "multiplier: ")
 UNIT_VALUES_REFUSED: list[tuple[Any, str]] = [
-    ("9999999999.9999", "at most 100,000, got '9999999999.9999'"),
-    ("100000.01", "at most 100,000, got '100000.01'"),
-    ("1e400", "at most 100,000, got '1e400'"),
+    ("9999999999.9999", "at most 10,000,000, got '9999999999.9999'"),
+    ("10000000.01", "at most 10,000,000, got '10000000.01'"),
+    ("1e400", "at most 10,000,000, got '1e400'"),
     ("0.125", "at most 2 decimal places, got '0.125'"),
     ("0", "must be more than 0, got '0'"),
     (-1, "must be more than 0, got -1"),
@@ -210,7 +210,7 @@ def test_a_pair_stake_beyond_the_bounds_is_refused_by_cause(
     assert not PairStake.objects.exists()
 
 
-@pytest.mark.parametrize(("unit_value", "multiplier"), [("100000", "10"), ("0.01", "0.1")])
+@pytest.mark.parametrize(("unit_value", "multiplier"), [("10000000", "10"), ("0.01", "0.1")])
 def test_stakes_at_the_bounds_are_accepted(
     group: Group, players: dict[str, Player], as_alice: APIClient, unit_value: str, multiplier: str
 ) -> None:

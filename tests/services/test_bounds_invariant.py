@@ -134,14 +134,14 @@ def test_a_deal_under_values_accepted_when_set_is_always_kept_exactly(
 
 
 def test_the_largest_big_two_deal_at_the_largest_stakes_is_kept() -> None:
-    """13 cards left with all four 2s, at x5 and 3 per 2, unit 100,000 at x10: 5.3e9."""
+    """13 cards left with all four 2s, at x5 and 3 per 2, unit 10,000,000 at x10: 5.3e11."""
     rules = {"preset": "big-two", "multipliers": [[1, 5]], "two_multiplier": 3}
     cards = "2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h 4s 5c"
     request = {
         "rules": rules,
         "players": [{"name": "Ann", "cards": ""}, {"name": "Bob", "cards": cards}],
         "stakes": {
-            "unit_value": str(checks.unit_value("100000")),
+            "unit_value": str(checks.unit_value("10000000")),
             "pairs": [{"players": ["Ann", "Bob"], "multiplier": str(checks.multiplier(10))}],
         },
     }
@@ -151,4 +151,4 @@ def test_the_largest_big_two_deal_at_the_largest_stakes_is_kept() -> None:
     (row,) = ledger_entries(Deal(), result, {"Ann": 0, "Bob": 0})
 
     assert row.units == 13 * 5 * 3**4
-    assert row.money == Decimal(13 * 5 * 3**4) * 100_000 * 10
+    assert row.money == Decimal(13 * 5 * 3**4) * 10_000_000 * 10

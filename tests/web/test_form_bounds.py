@@ -39,12 +39,12 @@ def test_the_rules_form_refuses_values_beyond_the_bounds(
 @pytest.mark.parametrize(
     ("typed", "message"),
     [
-        ("1e400", "unit value: at most 100,000, got '1e400'"),
-        ("9999999999.9999", "unit value: at most 100,000"),
+        ("1e400", "unit value: at most 10,000,000, got '1e400'"),
+        ("9999999999.9999", "unit value: at most 10,000,000"),
         ("0.125", "unit value: at most 2 decimal places, got '0.125'"),
         ("0", "unit value: must be more than 0"),
         ("NaN", "unit value: expected a finite number"),
-        ("9" * 500, "unit value: at most 100,000, got '999"),
+        ("9" * 500, "unit value: at most 10,000,000, got '999"),
     ],
 )
 def test_the_stakes_form_refuses_a_unit_value_beyond_the_bounds(
