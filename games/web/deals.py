@@ -87,6 +87,10 @@ def _entry_context(
                 "cards_feedback": seen.rows.get("cards"),
                 "fantasy": fantasy.get(typed.name),
                 "sat_out": typed.sat_out,
+                # Discards are given in Pineapple and in fantasy land; plain open-face
+                # refuses them, so the box shows there only if something is typed in it.
+                "discards": game.has_discards
+                and bool(rules.pineapple or fantasy.get(typed.name) or typed.discards.strip()),
             }
         )
     form_error = error.error if error is not None and error.seat is None and error.error else ""
@@ -101,7 +105,6 @@ def _entry_context(
         "idempotency_key": uuid.uuid4().hex,
         "criss_cross": descriptor_for(rules).shape == "crossed",
         "leftovers": game.shape == "leftovers",
-        "discards": game.has_discards,
         "royalties_declared": rules.royalties_declared and game.rows != (),
         "picker": picker_rows() if game.shape != "leftovers" else [],
         "saved_keys": saved_keys(session),

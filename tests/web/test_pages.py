@@ -442,6 +442,17 @@ def test_open_face_shows_who_is_in_fantasy_land(
     )
     page = as_bob.get(f"/sessions/{session.pk}/deal/").content.decode()
     assert "in fantasy land · 13 cards" in page and 'name="p0-discards"' in page
+    # Plain open-face refuses discards outside fantasy land: Bob is offered no box.
+    assert 'name="p1-discards"' not in page
+
+
+def test_pineapple_offers_every_seat_its_discards(
+    group: Group, players: dict[str, Player], alice: User, as_bob: Client
+) -> None:
+    seats = [players[n] for n in ("Ann", "Bob")]
+    session = services.start_session(group, seats, alice, rules_override="pineapple")
+    page = as_bob.get(f"/sessions/{session.pk}/deal/").content.decode()
+    assert 'name="p0-discards"' in page and 'name="p1-discards"' in page
 
 
 def test_the_scoreboard_names_a_criss_cross_natural(
