@@ -368,6 +368,11 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 ARRANGE_ANON_MAX_SAMPLES = env_int(
     "ARRANGE_ANON_MAX_SAMPLES", default=2000, minimum=1, maximum=20_000
 )
+# Cards an anonymous fantasy-land arrangement may hold: 14 (Pineapple's fantasy land) takes
+# about 0.1 s; each card more multiplies the work (17 cards: seconds). Signed in: 17.
+ARRANGE_ANON_MAX_FANTASY_CARDS = env_int(
+    "ARRANGE_ANON_MAX_FANTASY_CARDS", default=14, minimum=13, maximum=17
+)
 
 # One JSON line per request, and Django's errors, on standard error in production
 # (scorekeeper.logging); in development runserver prints its own lines and these go only

@@ -74,7 +74,8 @@ class ArrangeView(_CalculatorView):
 
     Expected mode costs up to seconds of CPU: it counts under the ``expected`` scope as
     well as ``arrange``, and an anonymous caller may ask for at most
-    ``ARRANGE_ANON_MAX_SAMPLES`` samples (signed in, the engine's ``MAX_SAMPLES``)."""
+    ``ARRANGE_ANON_MAX_SAMPLES`` samples (signed in, the engine's ``MAX_SAMPLES``) and a
+    fantasy-land hand of at most ``ARRANGE_ANON_MAX_FANTASY_CARDS`` cards (signed in, 17)."""
 
     what = "an arrange request"
     throttle_scope = "arrange"
@@ -85,12 +86,16 @@ class ArrangeView(_CalculatorView):
         if signed_in(request):
             return arrange_request(body)
         cap: int = settings.ARRANGE_ANON_MAX_SAMPLES
+        fantasy_cap: int = settings.ARRANGE_ANON_MAX_FANTASY_CARDS
         try:
-            return arrange_request(body, max_samples=cap)
+            return arrange_request(body, max_samples=cap, max_fantasy_cards=fantasy_cap)
         except ScoreError as exc:
-            if exc.field != "samples" or cap >= MAX_SAMPLES:
+            if exc.field == "samples" and cap < MAX_SAMPLES:
+                signed_in_may = f"ask for up to {MAX_SAMPLES}"
+            elif exc.field == "cards" and "fantasy-land" in exc.message and fantasy_cap < 17:
+                signed_in_may = "arrange up to 17 cards"
+            else:
                 raise
             raise ScoreError(
-                f"{exc.message}; signed in (an API token) you may ask for up to {MAX_SAMPLES}",
-                exc.field,
+                f"{exc.message}; signed in (an API token) you may {signed_in_may}", exc.field
             ) from exc

@@ -62,7 +62,9 @@ def _setting_json(setting: Setting) -> dict[str, str]:
     return {"front": front, "middle": middle, "back": back}
 
 
-def arrange_request(request: object, *, max_samples: int = MAX_SAMPLES) -> dict[str, Any]:
+def arrange_request(
+    request: object, *, max_samples: int = MAX_SAMPLES, max_fantasy_cards: int = 17
+) -> dict[str, Any]:
     """``POST /api/v1/arrange/``: how to set 13 cards, as JSON (``ScoreError`` on bad input).
 
     ``{"cards": "<13 cards>", "rules": <as in a score request>, "mode": "heuristic" |
@@ -70,7 +72,8 @@ def arrange_request(request: object, *, max_samples: int = MAX_SAMPLES) -> dict[
     ``front``, ``middle`` and ``back``, and in expected mode its ``expected_units``, the
     ``alternatives`` and a ``natural`` worth declaring instead, if any. ``samples`` may
     be at most ``max_samples`` (the API lowers it for anonymous callers), and defaults to
-    2000 or ``max_samples`` if that is less.
+    2000 or ``max_samples`` if that is less. A fantasy-land hand (14 to 17 cards) may hold
+    at most ``max_fantasy_cards``: each card more multiplies the settings to try.
     """
     if not isinstance(request, Mapping):
         raise ScoreError("the request must be an object", "request")
@@ -87,6 +90,12 @@ def arrange_request(request: object, *, max_samples: int = MAX_SAMPLES) -> dict[
         raise ScoreError("rules: Big Two hands are not set in rows", "rules")
     cards = parse_cards(request.get("cards", ""), "cards", "cards")
     if len(set(cards)) == len(cards) and 13 < len(cards) <= 17 and rules.fantasyland_cards:
+        if len(cards) > max_fantasy_cards:
+            raise ScoreError(
+                f"cards: at most {max_fantasy_cards} cards for a fantasy-land hand here,"
+                f" got {len(cards)}",
+                "cards",
+            )
         return _fantasyland_json(cards, rules, request.get("mode", "heuristic"))
     if len(cards) != 13 or len(set(cards)) != 13:
         raise ScoreError(

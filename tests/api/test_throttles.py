@@ -254,3 +254,25 @@ def test_the_default_rates_are_set_for_every_scope() -> None:
     assert set(rates) == {
         f"{scope}-{who}" for scope in ("score", "arrange", "expected") for who in ("anon", "user")
     }
+
+
+def test_anonymous_fantasy_land_hands_are_capped_and_the_caller_told_why(
+    rates: dict[str, str | None], settings: SettingsWrapper, as_alice: APIClient
+) -> None:
+    settings.ARRANGE_ANON_MAX_FANTASY_CARDS = 14
+    fourteen = {"cards": "Ac Ad Ah Ks Kd 2c 3c 4c 5c 6c 7h 8h 9s Jd", "rules": "pineapple"}
+    fifteen = {"cards": fourteen["cards"] + " Qs", "rules": {"preset": "ofc", "progressive": True}}
+
+    anonymous = post(Client(), ARRANGE, fifteen)
+    at_cap = post(Client(), ARRANGE, fourteen)
+    signed_in = post(as_alice, ARRANGE, fifteen)
+
+    assert anonymous.status_code == 400
+    assert anonymous.json() == {
+        "error": "cards: at most 14 cards for a fantasy-land hand here, got 15;"
+        " signed in (an API token) you may arrange up to 17 cards",
+        "field": "cards",
+    }
+    assert at_cap.status_code == 200, at_cap.content
+    assert signed_in.status_code == 200, signed_in.content
+    assert len(signed_in.json()["discards"].split()) == 2
