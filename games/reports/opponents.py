@@ -28,6 +28,7 @@ from games.engine.rules import decimal_text
 from games.models import Group, LedgerEntry, Player, Session, SessionSeat
 from games.reports.jsonable import jsonable
 from games.reports.ledger import dated
+from games.streaming import in_pieces
 
 # Deals read from the database at a time, and characters written out at a time.
 CHUNK = 2000
@@ -275,23 +276,6 @@ def _dumps(value: Any) -> str:
     return json.dumps(jsonable(value), ensure_ascii=False, separators=(",", ":"))
 
 
-def _pieces(parts: Iterator[str]) -> Iterator[str]:
-    """The first part alone (it is ready before the database is asked anything), then the
-    others joined into pieces of about ``STREAM_PIECE`` characters."""
-    first = next(parts, None)
-    if first is not None:
-        yield first
-    pieces: list[str] = []
-    size = 0
-    for part in parts:
-        pieces.append(part)
-        size += len(part)
-        if size >= STREAM_PIECE:
-            yield "".join(pieces)
-            pieces, size = [], 0
-    yield "".join(pieces)
-
-
 def opponent_ledger_stream(
     group: Group,
     player: Player,
@@ -321,7 +305,7 @@ def opponent_ledger_stream(
             yield "]}"
         yield "]}"
 
-    return _pieces(parts())
+    return in_pieces(parts(), STREAM_PIECE)
 
 
 LEDGER_CSV_HEADER = (

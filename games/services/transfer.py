@@ -44,6 +44,7 @@ from games.models import (
 from games.permissions import require_owner
 from games.services import import_checks as read
 from games.services.import_values import items, required
+from games.streaming import in_pieces
 
 EXPORT_FORMAT = "scorekeeper-group/1"
 
@@ -90,19 +91,7 @@ def export_group(group: Group) -> dict[str, Any]:
 def export_stream(group: Group) -> Iterator[str]:
     """``dumps(export_group(group))``, in pieces, reading the database as it goes. The
     first piece is the group's settings alone, sent before any deal is read."""
-    parts = _export_pieces(group)
-    first = next(parts, None)
-    if first is not None:
-        yield first
-    pieces: list[str] = []
-    size = 0
-    for piece in parts:
-        pieces.append(piece)
-        size += len(piece)
-        if size >= STREAM_PIECE:
-            yield "".join(pieces)
-            pieces, size = [], 0
-    yield "".join(pieces)
+    return in_pieces(_export_pieces(group), STREAM_PIECE)
 
 
 def _export_pieces(group: Group) -> Iterator[str]:
