@@ -44,11 +44,11 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from engine import machine_speed, random_request  # noqa: E402
+from ledger import bench_deal  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from games import services  # noqa: E402
 from games.engine import score_request  # noqa: E402
-from games.engine.tally import tally  # noqa: E402
 from games.models import Deal, LedgerEntry, ReviewLine, Session  # noqa: E402
 from games.services.deals import ledger_entries  # noqa: E402
 
@@ -77,19 +77,7 @@ def grow(session: Session, owner: User, upto: int, rng: random.Random) -> None:
         for number in range(first, min(first + 2000, upto + 1)):
             request = {"players": random_request(rng)["players"], "stakes": STAKES}
             result = score_request({"rules": session.rules, **request})
-            deals.append(
-                Deal(
-                    session=session,
-                    number=number,
-                    request=request,
-                    rules=session.rules,
-                    result=result,
-                    tally=tally(result),
-                    status=Deal.Status.VOID if number % 100 == 50 else Deal.Status.ACTIVE,
-                    created_by=owner,
-                    review={"reviewed": True, "reason": None, "players": [], "version": 1},
-                )
-            )
+            deals.append(bench_deal(session, owner, number, request, result))
         Deal.objects.bulk_create(deals, batch_size=500)
         LedgerEntry.objects.bulk_create(
             (

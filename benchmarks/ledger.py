@@ -50,6 +50,25 @@ def random_players(rng: random.Random) -> list[dict[str, Any]]:
     return players
 
 
+def bench_deal(
+    session: Session, owner: User, number: int, request: dict[str, Any], result: dict[str, Any]
+) -> Deal:
+    """A deal row as recording would store it, not yet saved; one in a hundred is void."""
+    return Deal(
+        session=session,
+        number=number,
+        request=request,
+        rules=session.rules,
+        result=result,
+        tally=tally(result),
+        status=Deal.Status.VOID if number % 100 == 50 else Deal.Status.ACTIVE,
+        created_by=owner,
+        # A stand-in review: the summary only counts reviewed deals and adds up the review
+        # lines (a real review takes ~20 ms a deal to compute).
+        review={"reviewed": True, "reason": None, "players": [], "version": 1},
+    )
+
+
 def build_session(rng: random.Random) -> Session:
     owner = User.objects.create_user("bench")
     group = services.create_group(owner, "Bench club", "EUR", "0.5", "classic-1-6")
@@ -64,22 +83,7 @@ def build_session(rng: random.Random) -> Session:
     for number in range(1, DEALS + 1):
         request = {"players": random_players(rng), "stakes": stakes}
         result = score_request({"rules": session.rules, **request})
-        status = Deal.Status.VOID if number % 100 == 50 else Deal.Status.ACTIVE
-        deals.append(
-            Deal(
-                session=session,
-                number=number,
-                request=request,
-                rules=session.rules,
-                result=result,
-                tally=tally(result),
-                status=status,
-                created_by=owner,
-                # A stand-in review: the summary only counts reviewed deals and adds up
-                # the review lines below (a real review takes ~20 ms a deal to compute).
-                review={"reviewed": True, "reason": None, "players": [], "version": 1},
-            )
-        )
+        deals.append(bench_deal(session, owner, number, request, result))
     scored = time.perf_counter() - start
 
     start = time.perf_counter()
