@@ -43,12 +43,28 @@ class IdempotencyConflict(ServiceError):
         self.number = number
 
 
+class PaymentNotPending(ServiceError):
+    """The payment is confirmed already: there is nothing to confirm."""
+
+
+class PaymentVoid(ServiceError):
+    """The payment is void: it can be neither corrected, confirmed nor voided again."""
+
+
 class ImportRefused(ServiceError):
     """The file cannot be imported (malformed, inconsistent, or the group is not empty)."""
 
 
 # Conflicts with the state of the data rather than with the request itself (HTTP 409).
-CONFLICTS = (SessionClosed, DealNotActive, DealNotVoid, HasHistory, IdempotencyConflict)
+CONFLICTS = (
+    SessionClosed,
+    DealNotActive,
+    DealNotVoid,
+    HasHistory,
+    IdempotencyConflict,
+    PaymentNotPending,
+    PaymentVoid,
+)
 
 
 def error_body(message: str, field: str | None = None) -> dict[str, Any]:

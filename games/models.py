@@ -317,9 +317,21 @@ class DealRevision(models.Model):
 
 
 class LedgerEntry(models.Model):
-    """One pair of one active deal, as the engine reports it: player_a won ``units`` from b."""
+    """One pair of one active deal, as the engine reports it: player_a won ``units`` from b;
+    or one confirmed payment: player_a (the payer) got ``money`` back from player_b (the
+    payee), with no units. Exactly one of ``deal`` and ``payment`` is set, as ``kind`` says."""
 
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="ledger")
+    class Kind(models.TextChoices):
+        DEAL = "deal"
+        PAYMENT = "payment"
+
+    kind = models.CharField(max_length=7, choices=Kind.choices, default=Kind.DEAL)
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, null=True, blank=True, related_name="ledger"
+    )
+    payment = models.ForeignKey(
+        "games.Payment", on_delete=models.CASCADE, null=True, blank=True, related_name="ledger"
+    )
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     units = models.DecimalField(max_digits=14, decimal_places=4)
@@ -330,10 +342,17 @@ class LedgerEntry(models.Model):
         verbose_name_plural = "ledger entries"
         constraints = (
             models.UniqueConstraint(fields=("deal", "player_a", "player_b"), name="ledger_pair"),
+            models.UniqueConstraint(fields=("payment",), name="ledger_one_row_per_payment"),
+            models.CheckConstraint(
+                condition=Q(kind="deal", deal__isnull=False, payment__isnull=True)
+                | Q(kind="payment", deal__isnull=True, payment__isnull=False),
+                name="ledger_deal_or_payment",
+            ),
         )
 
     def __str__(self) -> str:
-        return f"{self.deal}: {self.player_a} {self.units:+} from {self.player_b}"
+        what = self.deal if self.deal_id else f"payment {self.payment_id}"
+        return f"{what}: {self.player_a} {self.units:+} from {self.player_b}"
 
 
 class ReviewLine(models.Model):
@@ -360,3 +379,5 @@ class ReviewLine(models.Model):
 from games.jobs import Document as Document  # noqa: E402
 from games.jobs import ImportJob as ImportJob  # noqa: E402
 from games.jobs import _document_path as _document_path  # noqa: E402  (migration 0004)
+from games.payment_rows import Payment as Payment  # noqa: E402
+from games.payment_rows import PaymentRevision as PaymentRevision  # noqa: E402

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from games.api import documents, reports
+from games.api import documents, payments, reports
 from games.api.groups import (
     GroupViewSet,
     MemberViewSet,
@@ -39,6 +39,25 @@ urlpatterns = [
     path("groups/<int:pk>/standings/", reports.group_standings, name="group-standings"),
     path("groups/<int:pk>/export/", reports.group_export, name="group-export"),
     path("groups/<int:pk>/import/", reports.group_import, name="group-import"),
+    path("groups/<int:pk>/payments/", payments.group_payments, name="group-payments"),
+    path(
+        "groups/<int:pk>/payments/<int:payment_pk>/",
+        payments.payment_detail,
+        name="payment-detail",
+    ),
+    path(
+        "groups/<int:pk>/payments/<int:payment_pk>/confirm/",
+        payments.payment_confirm,
+        name="payment-confirm",
+    ),
+    path(
+        "groups/<int:pk>/payments/<int:payment_pk>/void/",
+        payments.payment_void,
+        name="payment-void",
+    ),
+    path("groups/<int:pk>/balances/", payments.group_balances, name="group-balances"),
+    path("groups/<int:pk>/statement/", payments.group_statement, name="group-statement"),
+    path("sessions/<int:pk>/payments/", payments.session_payments, name="session-payments"),
     path("imports/<int:pk>/", reports.import_detail, name="import-detail"),
     path("sessions/<int:pk>/sheets/", documents.session_sheets, name="session-sheets"),
     path("sessions/<int:pk>/ledgers/", documents.session_ledgers, name="session-ledgers"),

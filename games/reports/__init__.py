@@ -5,6 +5,13 @@ settlement); ``summary``, ``opponents`` and ``standings`` build the reports on i
 are ``Decimal``; ``jsonable`` turns a report into JSON-ready data. Nothing here writes.
 """
 
+from games.reports.balances import (
+    clear_everything,
+    group_balances,
+    night_settlement,
+    payment_data,
+    payment_list,
+)
 from games.reports.jsonable import jsonable
 from games.reports.ledger import (
     Amounts,
@@ -29,13 +36,18 @@ __all__ = [
     "Amounts",
     "RunningTotal",
     "balances",
+    "clear_everything",
+    "group_balances",
     "group_standings",
     "jsonable",
+    "night_settlement",
     "opponent_ledger",
     "opponent_ledger_csv",
     "opponent_ledger_csv_stream",
     "opponent_ledger_stream",
     "pair_matrix",
+    "payment_data",
+    "payment_list",
     "running_totals",
     "session_opponents",
     "session_summary",

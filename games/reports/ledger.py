@@ -1,8 +1,10 @@
 """The one reader of the ledger: balances, pair sums, running totals and settlement.
 
 Every amount is a sum of ``LedgerEntry`` rows, added up in the database. A void deal has
-no ledger rows, so every sum here already leaves it out. Players are named as they sat
-down at the session (``Session.seat_names``), in seat order.
+no ledger rows, so every sum here already leaves it out; nor has a payment until its payee
+confirms it. A session's rows are its deals' (what was won at the table); the rows of
+payments are read beside them (``payment_ledger``) where what is still owed is asked.
+Players are named as they sat down at the session (``Session.seat_names``), in seat order.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from django.db.models import (
 )
 
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
-from games.models import LedgerEntry, Session
+from games.models import Group, LedgerEntry, Session
 
 ZERO = Decimal(0)
 
@@ -64,6 +66,61 @@ def dated(
     if date_to is not None:
         ledger = ledger.filter(deal__session__date__lte=date_to)
     return ledger
+
+
+def play_ledger(
+    group: Group, date_from: datetime.date | None = None, date_to: datetime.date | None = None
+) -> QuerySet[LedgerEntry]:
+    """The rows of the group's deals, of sessions between the two dates."""
+    return dated(LedgerEntry.objects.filter(deal__session__group=group), date_from, date_to)
+
+
+def payment_ledger(
+    group: Group,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+    *,
+    session: Session | None = None,
+) -> QuerySet[LedgerEntry]:
+    """The rows of the group's confirmed payments made between the two dates (or of those
+    that settle one session): payer as ``player_a``, payee as ``player_b``, money only."""
+    rows = LedgerEntry.objects.filter(payment__group=group)
+    if session is not None:
+        rows = rows.filter(payment__session=session)
+    if date_from is not None:
+        rows = rows.filter(payment__date__gte=date_from)
+    if date_to is not None:
+        rows = rows.filter(payment__date__lte=date_to)
+    return rows
+
+
+def added(*sums: PairSums) -> PairSums:
+    """Pair sums added pair by pair."""
+    out: PairSums = {}
+    for pairs in sums:
+        for key, (units, money) in pairs.items():
+            old = out.get(key, NOTHING)
+            out[key] = Amounts(old.units + units, old.money + money)
+    return out
+
+
+def owed_pairs(
+    group: Group, date_from: datetime.date | None = None, date_to: datetime.date | None = None
+) -> PairSums:
+    """What each pair's first player is owed by the second: the money won at the table
+    (and the units) between the two dates, less the confirmed payments of those dates."""
+    return added(
+        pair_sums(play_ledger(group, date_from, date_to)),
+        pair_sums(payment_ledger(group, date_from, date_to)),
+    )
+
+
+def night_pairs(session: Session) -> PairSums:
+    """The session's pair sums, less the confirmed payments that settle it."""
+    return added(
+        pair_sums(session_ledger(session)),
+        pair_sums(payment_ledger(session.group, session=session)),
+    )
 
 
 def pair_sums(ledger: QuerySet[LedgerEntry]) -> PairSums:

@@ -7,9 +7,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from games.errors import HasHistory, ServiceError
-from games.models import Group, PairStake, Player
+from games.models import Group, PairStake, Payment, Player
 from games.permissions import require_member, require_owner
 from games.services import checks, names
 
@@ -103,6 +104,11 @@ def delete_player(player: Player, by: User) -> None:
             raise HasHistory(
                 f"{locked.name} has history: seated in {sessions}"
                 f" session{'s' if sessions != 1 else ''}, so the player cannot be deleted"
+                " (rename them instead)"
+            )
+        if Payment.objects.filter(Q(payer=locked) | Q(payee=locked)).exists():
+            raise HasHistory(
+                f"{locked.name} has history: payments, so the player cannot be deleted"
                 " (rename them instead)"
             )
         locked.delete()
