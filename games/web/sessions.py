@@ -34,6 +34,7 @@ from games.web.common import (
     typed_text,
     user_of,
 )
+from games.web.payments import night_context
 
 
 @login_required
@@ -173,6 +174,9 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         "ledgers": ledgers,
         "jobs": _job_urls(session, summary["players"]),
         "game_name": game_name(session_rules(session)),
+        "all_players": list(session.group.players.all()),
+        "today": datetime.date.today().isoformat(),
+        **night_context(request, session),
     }
     return render(request, "web/session_summary.html", context)
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.web import deals, groups, scoreboard, sessions
+from games.web import deals, groups, payments, scoreboard, sessions
 
 app_name = "web"
 
@@ -18,6 +18,24 @@ urlpatterns = [
     path("groups/<int:pk>/", groups.group_detail, name="group"),
     path("groups/<int:pk>/rules/", groups.group_rules, name="rules"),
     path("groups/<int:pk>/stakes/", groups.group_stakes, name="stakes"),
+    path("groups/<int:pk>/balances/", payments.group_balances, name="balances"),
+    path("groups/<int:pk>/payments/new/", payments.payment_new, name="payment-new"),
+    path(
+        "groups/<int:pk>/payments/<int:payment_pk>/confirm/",
+        payments.payment_confirm,
+        name="payment-confirm",
+    ),
+    path(
+        "groups/<int:pk>/payments/<int:payment_pk>/void/",
+        payments.payment_void,
+        name="payment-void",
+    ),
+    path(
+        "groups/<int:pk>/payments/<int:payment_pk>/edit/",
+        payments.payment_edit,
+        name="payment-edit",
+    ),
+    path("sessions/<int:pk>/settle/", payments.session_settle, name="session-settle"),
     path("groups/<int:pk>/sessions/new/", sessions.session_new, name="session-new"),
     path("sessions/<int:pk>/", scoreboard.session_detail, name="session"),
     path("sessions/<int:pk>/deal/", deals.deal_new, name="deal"),

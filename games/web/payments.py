@@ -1,0 +1,264 @@
+"""Settling up on the pages: the group's balances across nights (with a date range), who
+pays whom to clear everything, recording a payment, confirming or voiding one, correcting
+one, and "settle this night" from the night's end.
+
+Thin: every change is a service of ``games.services.payments``; every amount a report's.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import reports, services
+from games.models import Group, Payment
+from games.present import money_in, signed
+from games.services.payments import may_confirm
+from games.web.common import group_for, session_for, user_of
+
+
+def _date(text: str | None) -> datetime.date | None:
+    try:
+        return datetime.date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def _back(request: HttpRequest, default: str) -> HttpResponse:
+    """To the page the form was on (a path of this site only), else ``default``."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return redirect(target)
+    return redirect(default)
+
+
+def payment_rows(request: HttpRequest, group: Group, payments: Any) -> list[dict[str, Any]]:
+    """Payments as the pages list them, with what this user may do to each."""
+    user = user_of(request)
+    rows = []
+    for payment in payments.select_related("payer", "payee", "group"):
+        live = payment.status != Payment.Status.VOID
+        rows.append(
+            {
+                "payment": payment,
+                "amount": money_in(payment.amount, group.currency, sign=False),
+                "may_confirm": live
+                and payment.status == Payment.Status.PENDING
+                and may_confirm(user, payment),
+                "may_void": live and may_confirm(user, payment),
+                "may_edit": live,
+            }
+        )
+    return rows
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_balances(request: HttpRequest, pk: int) -> HttpResponse:
+    """What everyone is owed across nights, per player and per opponent, and the fewest
+    transfers that clear it; a form to record a payment; the payments of the dates."""
+    group, role = group_for(request, pk)
+    date_from, date_to = _date(request.GET.get("from")), _date(request.GET.get("to"))
+    data = reports.group_balances(group, date_from, date_to)
+    currency = group.currency
+
+    def amount(value: Any) -> str:
+        return money_in(value, currency)
+
+    players = [
+        row
+        | {
+            "units_text": signed(row["units"]),
+            "won_text": amount(row["won"]),
+            "paid_text": amount(row["paid"]),
+            "received_text": amount(row["received"]),
+            "pending_text": amount(row["pending"]),
+            "balance_text": amount(row["balance"]),
+        }
+        for row in data["players"]
+    ]
+    opponents = [
+        row
+        | {
+            "won_text": amount(row["won"]),
+            "paid_text": amount(row["paid"]),
+            "balance_text": amount(row["balance"]),
+        }
+        for row in data["opponents"]
+        if row["balance"] or row["won"]
+    ]
+    transfers = [
+        t | {"amount_text": money_in(t["amount"], currency, sign=False)} for t in data["transfers"]
+    ]
+    payments = group.payments.order_by("-date", "-pk")
+    if date_from:
+        payments = payments.filter(date__gte=date_from)
+    if date_to:
+        payments = payments.filter(date__lte=date_to)
+    context = {
+        "group": group,
+        "role": role,
+        "players": players,
+        "opponents": opponents,
+        "transfers": transfers,
+        "date_from": date_from,
+        "date_to": date_to,
+        "payments": payment_rows(request, group, payments[:200]),
+        "all_players": list(group.players.all()),
+        "today": datetime.date.today().isoformat(),
+        "statement_url": reverse("api:group-statement", args=[group.pk]),
+    }
+    return render(request, "web/balances.html", context)
+
+
+@login_required
+@require_POST
+def payment_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a payment (pending; ticked "received" by the payee or an owner: confirmed)."""
+    group, _role = group_for(request, pk)
+    by_pk = {str(p.pk): p for p in group.players.all()}
+    payer, payee = (
+        by_pk.get(request.POST.get("payer", "")),
+        by_pk.get(request.POST.get("payee", "")),
+    )
+    session = None
+    if request.POST.get("session"):
+        session = group.sessions.filter(pk=request.POST["session"]).first()
+    if payer is None or payee is None:
+        messages.error(request, _("Pick who paid and who was paid."))
+        return _back(request, reverse("web:balances", args=[group.pk]))
+    try:
+        services.record_payment(
+            group,
+            payer,
+            payee,
+            request.POST.get("amount", ""),
+            user_of(request),
+            date=_date(request.POST.get("date")),
+            note=request.POST.get("note", ""),
+            session=session,
+            confirmed=request.POST.get("confirmed") == "on",
+        )
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Payment recorded."))
+    return _back(request, reverse("web:balances", args=[group.pk]))
+
+
+def _payment(request: HttpRequest, pk: int, payment_pk: int) -> tuple[Group, Payment]:
+    group, _role = group_for(request, pk)
+    return group, get_object_or_404(group.payments.select_related("group", "payee"), pk=payment_pk)
+
+
+@login_required
+@require_POST
+def payment_confirm(request: HttpRequest, pk: int, payment_pk: int) -> HttpResponse:
+    group, payment = _payment(request, pk, payment_pk)
+    try:
+        services.confirm_payment(payment, user_of(request))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Payment confirmed: it counts now."))
+    return _back(request, reverse("web:balances", args=[group.pk]))
+
+
+@login_required
+@require_POST
+def payment_void(request: HttpRequest, pk: int, payment_pk: int) -> HttpResponse:
+    group, payment = _payment(request, pk, payment_pk)
+    try:
+        services.void_payment(payment, user_of(request), request.POST.get("reason", "").strip())
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Payment voided."))
+    return _back(request, reverse("web:balances", args=[group.pk]))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def payment_edit(request: HttpRequest, pk: int, payment_pk: int) -> HttpResponse:
+    """Correct a payment; its earlier versions are listed under the form."""
+    group, payment = _payment(request, pk, payment_pk)
+    error = None
+    if request.method == "POST":
+        by_pk = {str(p.pk): p for p in group.players.all()}
+        changes: dict[str, Any] = {
+            "amount": request.POST.get("amount", ""),
+            "note": request.POST.get("note", ""),
+        }
+        for field in ("payer", "payee"):
+            if request.POST.get(field) in by_pk:
+                changes[field] = by_pk[request.POST[field]]
+        date = _date(request.POST.get("date"))
+        if date:
+            changes["date"] = date
+        try:
+            services.edit_payment(
+                payment, changes, user_of(request), request.POST.get("reason", "").strip()
+            )
+        except services.ServiceError as exc:
+            error = exc.message
+        else:
+            messages.success(request, _("Payment corrected."))
+            return redirect("web:balances", pk=group.pk)
+    context = {
+        "group": group,
+        "payment": payment,
+        "players": list(group.players.all()),
+        "history": payment.revisions.select_related("payer", "payee").order_by("version"),
+        "error": error,
+    }
+    return render(request, "web/payment_edit.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def session_settle(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Settle this night": what is still owed, recorded as pending payments at once."""
+    session, _role = session_for(request, pk)
+    try:
+        made = services.settle_session(
+            session, user_of(request), pair_by_pair=request.POST.get("how") == "pairs"
+        )
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("%(n)d payments recorded, each to be confirmed when paid.") % {"n": len(made)},
+        )
+    return redirect(reverse("web:summary", args=[session.pk]) + "#night-payments")
+
+
+def night_context(request: HttpRequest, session: Any) -> dict[str, Any]:
+    """The night's payments and what each player still has to settle, for its end page."""
+    night = reports.night_settlement(session)
+    currency = session.group.currency
+    return {
+        "night_players": [
+            row
+            | {
+                "money_text": money_in(row["money"], currency),
+                "payments_text": money_in(row["payments"], currency),
+                "pending_text": money_in(row["pending"], currency),
+                "balance_text": money_in(row["balance"], currency),
+            }
+            for row in night["players"]
+        ],
+        "night_payments": payment_rows(
+            request, session.group, Payment.objects.filter(session=session).order_by("date", "pk")
+        ),
+        "still_to_ask": bool(night["transfers"]),
+    }
