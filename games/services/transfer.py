@@ -44,6 +44,7 @@ from games.models import (
 from games.permissions import require_owner
 from games.services import import_checks as read
 from games.services.import_values import items, required
+from games.services.transfer_payments import export_payments, restore_payments
 from games.streaming import in_pieces
 
 EXPORT_FORMAT = "scorekeeper-group/1"
@@ -77,7 +78,8 @@ def export_group(group: Group) -> dict[str, Any]:
 
     Settings, members (by username), players, every rule-set version, pair stakes, and each
     session with its seats and deals (request, rules, result, status, version, revisions).
-    Ledger rows are left out: they follow from each active deal's result.
+    Ledger rows are left out: they follow from each active deal's result and each
+    confirmed payment. Payments (with their history) come last.
     """
     return {
         **_export_head(group),
@@ -85,6 +87,7 @@ def export_group(group: Group) -> dict[str, Any]:
             {**_export_session(session), "deals": list(_export_deals(session))}
             for session in _sessions(group)
         ],
+        "payments": export_payments(group),
     }
 
 
@@ -102,7 +105,7 @@ def _export_pieces(group: Group) -> Iterator[str]:
         for j, deal in enumerate(_export_deals(session)):
             yield ("," if j else "") + dumps(deal)
         yield "]}"
-    yield "]}"
+    yield '],"payments":' + dumps(export_payments(group)) + "}"
 
 
 def _export_head(group: Group) -> dict[str, Any]:
@@ -313,6 +316,8 @@ def restore(data: Any, group: Group) -> Restored:
         head = read.session(entry, path, versions, by_name)
         deals += _restore_session(head, group, rule_sets, by_name, user)
         count += 1
+    # Sessions were created in the file's order: a payment names its night by that place.
+    restore_payments(document, group, by_name, list(group.sessions.order_by("pk")), user)
     return Restored(len(by_name), count, deals)
 
 

@@ -85,7 +85,9 @@ def test_a_month_of_four_nights_with_partial_payments(
         amount = D(p["amount"])
         if k == 0:
             amount = amount / 2
-            fixed = as_alice.patch(url, {"amount": str(amount), "reason": "half now"}, format="json")
+            fixed = as_alice.patch(
+                url, {"amount": str(amount), "reason": "half now"}, format="json"
+            )
             assert fixed.status_code == 200, fixed.content
             assert fixed.json()["history"][0]["action"] == "edit"
         confirmed = as_alice.post(f"{url}confirm/")
@@ -217,7 +219,8 @@ def test_recording_a_payment_and_its_errors(
     nobody = as_bob.post(url, {"payer": 999999, "payee": players["Bob"].pk, "amount": "1"})
     assert nobody.status_code == 400 and nobody.json()["field"] == "payer"
     not_theirs = as_bob.post(
-        url, {"payer": players["Bob"].pk, "payee": players["Cy"].pk, "amount": "1", "confirmed": True}
+        url,
+        {"payer": players["Bob"].pk, "payee": players["Cy"].pk, "amount": "1", "confirmed": True},
     )
     assert not_theirs.status_code == 400 and not_theirs.json()["field"] == "status"
 
@@ -231,7 +234,12 @@ def test_the_statement_pdf_states_the_unit_and_the_payments(
     settle = as_bob.post(f"{API}/sessions/{pk}/payments/", {}, format="json").json()
     as_bob.post(
         f"{API}/groups/{group.pk}/payments/",
-        {"payer": players["Ann"].pk, "payee": players["Bob"].pk, "amount": "1234.5", "confirmed": True},
+        {
+            "payer": players["Ann"].pk,
+            "payee": players["Bob"].pk,
+            "amount": "1234.5",
+            "confirmed": True,
+        },
         format="json",
     )
     assert settle
@@ -240,7 +248,9 @@ def test_the_statement_pdf_states_the_unit_and_the_payments(
     )
     assert response.status_code == 200, response.content
     assert response["Content-Type"] == "application/pdf"
-    text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(response.content)).pages)
+    text = "".join(
+        page.extract_text() for page in pypdf.PdfReader(io.BytesIO(response.content)).pages
+    )
     assert "Bob: statement" in text
     assert "the unit is worth 0.50 EUR" in text
     assert "payment received" in text
