@@ -49,7 +49,7 @@ def _number(value: float) -> str:
 def running_totals_svg(
     deals: Sequence[int], totals: Mapping[str, Sequence[Decimal]], *, title: str = ""
 ) -> str:
-    """An SVG line chart: x the deals in play order, y each player's cumulative units.
+    """An SVG line chart: x the deal numbers (evenly spaced), y each player's cumulative units.
 
     ``totals[name][k]`` is the player's total after ``deals[k]``; every line starts at 0
     before the first deal. The legend gives each player's final total.
@@ -61,10 +61,12 @@ def running_totals_svg(
     if high == low:
         high = low + 1
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    count = len(deals)
+    # The axis counts deal numbers evenly: a void deal (no point of its own) still takes
+    # its place, so deal 10 stands where the tenth deal would, not where the ninth would.
+    count = max(deals) if deals else 0
 
-    def x(k: int) -> float:  # k = 0 is "before the first deal"
-        return LEFT + plot_w * (k / count if count else 0)
+    def x(number: int) -> float:  # number 0 is "before the first deal"
+        return LEFT + plot_w * (number / count if count else 0)
 
     def y(value: float) -> float:
         return TOP + plot_h * (high - value) / (high - low)
@@ -84,10 +86,10 @@ def running_totals_svg(
             f"{_number(tick)}</text>"
         )
     if count:
-        for k in _deal_label_positions(count):
+        for number in _deal_label_positions(count):
             parts.append(
-                f'<text x="{x(k):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" '
-                f'fill="#444">{deals[k - 1]}</text>'
+                f'<text x="{x(number):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" '
+                f'fill="#444">{number}</text>'
             )
     parts.append(
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 2}" text-anchor="middle" '
@@ -95,8 +97,10 @@ def running_totals_svg(
     )
     for index, name in enumerate(names):
         colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
-        series = [0.0] + [float(v) for v in totals[name]]
-        points = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(series))
+        series = [(0, 0.0)] + [
+            (number, float(v)) for number, v in zip(deals, totals[name], strict=True)
+        ]
+        points = " ".join(f"{x(number):.1f},{y(v):.1f}" for number, v in series)
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="1.8" '
             'stroke-linejoin="round"/>'
@@ -115,7 +119,7 @@ def running_totals_svg(
 
 
 def _deal_label_positions(count: int) -> list[int]:
-    """Positions (1-based) of the deals labelled on the x axis: about ten, always the last."""
+    """The deal numbers labelled on the x axis: about ten, evenly spaced, always the last."""
     step = max(1, round(nice_step(count, 10)))
     positions = [k for k in range(step, count + 1, step)]
     if 1 not in positions:

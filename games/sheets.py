@@ -36,6 +36,7 @@ from games.present import (
     text_faces,
 )
 from games.rules_text import describe_rules
+from games.statements import deal_changes, night_money, unreviewed_deals
 
 ZERO = Decimal(0)
 TEMPLATES = {
@@ -109,11 +110,14 @@ def _scoops(result: Mapping[str, Any]) -> dict[str, list[str]]:
     return scoops
 
 
-def _deal_cells(deal: Deal, names: Sequence[str], rules: Rules) -> list[str]:
-    """A deal's line of the deal-by-deal listing: each player's units and marks, then notes."""
+def _deal_cells(
+    deal: Deal, names: Sequence[str], rules: Rules, changed: Mapping[int, str]
+) -> list[str]:
+    """A deal's line of the deal-by-deal listing: each player's units and marks, then notes
+    (a correction or a void with its reason first, as ``changed`` gives them)."""
     number = str(deal.number)
     if deal.status == Deal.Status.VOID:
-        return [number, *("" for _ in names), "void: counts nowhere"]
+        return [number, *("" for _ in names), changed.get(deal.number, "void: counts nowhere")]
     by_name = {player["name"]: player for player in deal.result["players"]}
     scoops = _scoops(deal.result)
     cells, notes = [number], []
@@ -144,19 +148,25 @@ def _deal_cells(deal: Deal, names: Sequence[str], rules: Rules) -> list[str]:
             marks.append("L")
         units = Decimal(player["units"])
         cells.append(f"{signed(units):>7} {''.join(marks):<3}")
+    if deal.number in changed:
+        notes.insert(0, changed[deal.number])
     cells.append("; ".join(notes))
     return cells
 
 
 def _deal_blocks(
-    deals: Sequence[Deal], names: Sequence[str], rules: Rules, totals: Sequence[Mapping[str, Any]]
+    deals: Sequence[Deal],
+    names: Sequence[str],
+    rules: Rules,
+    totals: Sequence[Mapping[str, Any]],
+    changed: Mapping[int, str],
 ) -> list[SafeString]:
     columns = [
         Column("Deal", 5),
         *(Column(f"{name[:10]:>7}", 11, "<") for name in names),
         Column("Notes", 0, "<"),
     ]
-    rows = [_deal_cells(deal, names, rules) for deal in deals]
+    rows = [_deal_cells(deal, names, rules, changed) for deal in deals]
     total = ["Total", *(f"{row['units']:>7}    " for row in totals), "units"]
     return mono_blocks(columns, rows, total)
 
@@ -236,6 +246,8 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
             "naturals": p["naturals"],
             "royalties": decimal_text(p["royalties"]),
             "negative": p["money"] < 0,
+            # Its own sign: at a x2 pair stake a player can be down in units, up in money.
+            "units_negative": p["units"] < 0,
             "units_missed": decimal_text(p.get("units_missed", ZERO)),
         }
         for k, p in enumerate(summary["players"])
@@ -262,22 +274,27 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
         ]
 
     active = [deal for deal in deals if deal.status == Deal.Status.ACTIVE]
+    changes = deal_changes(session)
     return {
         **_header(session, produced_at),
         "title": f"{session.group.name}: settlement of {session.date:%d %B %Y}",
         "names": names,
         "stakes_lines": _stakes_lines(session, active),
-        "deal_blocks": _deal_blocks(deals, names, rules, totals),
+        "deal_blocks": _deal_blocks(deals, names, rules, totals, changes),
+        "changes": changes,
         "active_deals": summary["deals"],
         "void_deals": summary["void_deals"],
         "totals": totals,
         "reviewed_deals": summary.get("reviewed_deals", 0),
+        "reviewed_game": GAMES[rules.game].reviewed,
+        "unreviewed": unreviewed_deals(session),
+        **night_money(session),
         "rows_game": bool(GAMES[rules.game].rows),
         "fantasyland": GAMES[rules.game].has_fantasyland,
         "matrix": matrix,
         "fewest_transfers": transfers(settled["fewest_transfers"]),
         "pair_by_pair": transfers(settled["pair_by_pair"]),
-        "chart": running_totals_svg(
+        "chart": running_totals_svg(  # x: deal numbers, evenly spaced (voids leave gaps)
             running_deals, running, title="Running total of each player, in units"
         )
         if running_deals
@@ -352,6 +369,9 @@ def ledger_data(
         **_header(session, produced_at),
         "title": f"{seat_name}'s ledger: {session.group.name}, {session.date:%d %B %Y}",
         "player": seat_name,
+        "stakes_lines": _stakes_lines(
+            session, list(session.deals.filter(status=Deal.Status.ACTIVE).order_by("number"))
+        ),
         "units": signed(ledger["units"]),
         "money": money(ledger["money"], sign=True),
         "opponents": opponents,

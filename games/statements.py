@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Group, Payment, Session
+from games.models import Deal, DealRevision, Group, Payment, Session
 from games.present import money, money_in, multiple, number, signed
 from games.reports import payment_list
 from games.reports.ledger import NOTHING, nets, owed_pairs
@@ -108,3 +108,33 @@ def night_money(session: Session) -> dict[str, Any]:
         for p in payment_list(Payment.objects.filter(session=session))
     ]
     return {"carried": carried, "payments": payments}
+
+
+# A deal's review is queued as it is stored and takes seconds; one still missing after this
+# was never queued (an imported deal) or its task was lost.
+REVIEW_WAIT = datetime.timedelta(minutes=10)
+
+
+def unreviewed_deals(session: Session) -> int:
+    """The active deals with no review long after they were stored (imported ones)."""
+    stale = timezone.now() - REVIEW_WAIT
+    return session.deals.filter(
+        status=Deal.Status.ACTIVE, review__isnull=True, updated_at__lt=stale
+    ).count()
+
+
+def deal_changes(session: Session) -> dict[int, str]:
+    """Deal number -> what happened to it since it was first stored: corrected (with the
+    reasons), void (with the reason), restored; for the deal-by-deal listing."""
+    out: dict[int, list[str]] = {}
+    revisions = DealRevision.objects.filter(deal__session=session).order_by(
+        "deal__number", "version"
+    )
+    for at, action, reason in revisions.values_list("deal__number", "action", "reason"):
+        word = {"edit": _("corrected"), "void": _("void"), "restore": _("restored")}[action]
+        out.setdefault(at, []).append(f"{word}: {reason}" if reason else word)
+    voids = set(session.deals.filter(status=Deal.Status.VOID).values_list("number", flat=True))
+    return {
+        at: "; ".join(notes) + (_(" (counts nowhere)") if at in voids else "")
+        for at, notes in out.items()
+    }

@@ -69,30 +69,34 @@ def night_transfers(session: Session, *, pair_by_pair: bool = False) -> list[Tra
     return _transfers(night_outstanding(session), _names(session.group), pair_by_pair=pair_by_pair)
 
 
-def night_settlement(session: Session) -> dict[str, Any]:
-    """The night's payments and what is still owed: each player's money won, paid and
-    received (confirmed), pending, and ``outstanding``; the transfers still to record."""
+def night_settlement(session: Session, *, listed: bool = True) -> dict[str, Any]:
+    """The night's payments (unless not ``listed``) and what is still owed: each player's
+    money won, paid and received (confirmed), pending, and ``outstanding``; the transfers
+    still to record. A fixed number of queries, however many players and payments."""
     names = _names(session.group)
-    won = nets(pair_sums(session_ledger(session)))
-    paid = nets(pair_sums(payment_ledger(session.group, session=session)))
-    pending = nets(_pending(Payment.objects.filter(session=session)))
+    play = pair_sums(session_ledger(session))
+    paid = pair_sums(payment_ledger(session.group, session=session))
+    payments = Payment.objects.filter(session=session)
+    asked = _pending(payments)
+    outstanding = added(play, paid, asked)
+    won, settled, pending = nets(play), nets(paid), nets(asked)
     players = [
         {
             "id": pk,
             "name": names[pk],
             "money": won.get(pk, NOTHING).money,
-            "payments": paid.get(pk, NOTHING).money,
+            "payments": settled.get(pk, NOTHING).money,
             "pending": pending.get(pk, NOTHING).money,
-            "balance": won.get(pk, NOTHING).money + paid.get(pk, NOTHING).money,
+            "balance": won.get(pk, NOTHING).money + settled.get(pk, NOTHING).money,
         }
         for pk in session.seat_names()
     ]
     return {
         "currency": session.group.currency,
         "players": players,
-        "payments": payment_list(Payment.objects.filter(session=session)),
-        "transfers": [_transfer(t) for t in night_transfers(session)],
-        "pairs": [_transfer(t) for t in night_transfers(session, pair_by_pair=True)],
+        "payments": payment_list(payments) if listed else [],
+        "transfers": [_transfer(t) for t in _transfers(outstanding, names, pair_by_pair=False)],
+        "pairs": [_transfer(t) for t in _transfers(outstanding, names, pair_by_pair=True)],
     }
 
 

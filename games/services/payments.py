@@ -59,11 +59,13 @@ def checked_note(note: str) -> str:
     return note
 
 
-def may_confirm(user: User, payment: Payment) -> bool:
-    """The payee's own user, or an owner of the group."""
+def may_confirm(user: User, payment: Payment, role: str | None = None) -> bool:
+    """The payee's own user, or an owner of the group (``role``: the user's, if known)."""
     if payment.payee.user_id is not None and payment.payee.user_id == user.pk:
         return True
-    return role_of(user, payment.group) == Membership.Role.OWNER
+    if role is None:
+        role = role_of(user, payment.group)
+    return role == Membership.Role.OWNER
 
 
 def _players(group: Group, payer: Player, payee: Player) -> None:

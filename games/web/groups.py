@@ -18,7 +18,7 @@ from games import reports, services
 from games.engine import ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
 from games.models import Group, Membership, Player
-from games.present import GAME_NAMES, money_in, signed, units
+from games.present import GAME_NAMES, money, money_in, signed, units
 from games.web import rules_form
 from games.web.common import group_for, require_owner_role, user_of
 
@@ -78,7 +78,7 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
         "rules_summary": _rules_summary(rule_set.spec, rule_set.rules),
         "players": players,
         "stakes": stakes,
-        "unit_value": units(group.unit_value),
+        "unit_value": money(group.unit_value),  # "0.50", as the sheets write it
         "unit_value_input": decimal_text(group.unit_value),  # as typed: no separators
         "game_names": GAME_NAMES,
     }

@@ -41,11 +41,13 @@ def _back(request: HttpRequest, default: str) -> HttpResponse:
     return redirect(default)
 
 
-def payment_rows(request: HttpRequest, group: Group, payments: Any) -> list[dict[str, Any]]:
-    """Payments as the pages list them, with what this user may do to each."""
+def payment_rows(
+    request: HttpRequest, group: Group, payments: Any, role: str
+) -> list[dict[str, Any]]:
+    """Payments as the pages list them, with what this user (of ``role``) may do to each."""
     user = user_of(request)
     rows = []
-    for payment in payments.select_related("payer", "payee", "group"):
+    for payment in payments.select_related("payer", "payee"):
         live = payment.status != Payment.Status.VOID
         rows.append(
             {
@@ -53,8 +55,8 @@ def payment_rows(request: HttpRequest, group: Group, payments: Any) -> list[dict
                 "amount": money_in(payment.amount, group.currency, sign=False),
                 "may_confirm": live
                 and payment.status == Payment.Status.PENDING
-                and may_confirm(user, payment),
-                "may_void": live and may_confirm(user, payment),
+                and may_confirm(user, payment, role),
+                "may_void": live and may_confirm(user, payment, role),
                 "may_edit": live,
             }
         )
@@ -112,7 +114,7 @@ def group_balances(request: HttpRequest, pk: int) -> HttpResponse:
         "transfers": transfers,
         "date_from": date_from,
         "date_to": date_to,
-        "payments": payment_rows(request, group, payments[:200]),
+        "payments": payment_rows(request, group, payments[:200], role),
         "all_players": list(group.players.all()),
         "today": datetime.date.today().isoformat(),
         "statement_url": reverse("api:group-statement", args=[group.pk]),
@@ -242,9 +244,9 @@ def session_settle(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("web:summary", args=[session.pk]) + "#night-payments")
 
 
-def night_context(request: HttpRequest, session: Any) -> dict[str, Any]:
+def night_context(request: HttpRequest, session: Any, role: str) -> dict[str, Any]:
     """The night's payments and what each player still has to settle, for its end page."""
-    night = reports.night_settlement(session)
+    night = reports.night_settlement(session, listed=False)
     currency = session.group.currency
     return {
         "night_players": [
@@ -258,7 +260,10 @@ def night_context(request: HttpRequest, session: Any) -> dict[str, Any]:
             for row in night["players"]
         ],
         "night_payments": payment_rows(
-            request, session.group, Payment.objects.filter(session=session).order_by("date", "pk")
+            request,
+            session.group,
+            Payment.objects.filter(session=session).order_by("date", "pk"),
+            role,
         ),
         "still_to_ask": bool(night["transfers"]),
     }

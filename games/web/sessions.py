@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import reports, services
 from games.engine import ScoreError
+from games.engine.games import GAMES
 from games.engine.rules import PRESETS
 from games.models import Session
 from games.present import (
@@ -27,6 +28,7 @@ from games.present import (
     units,
 )
 from games.services.names import file_part
+from games.statements import unreviewed_deals
 from games.web.common import (
     group_for,
     session_for,
@@ -175,8 +177,12 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         "jobs": _job_urls(session, summary["players"]),
         "game_name": game_name(session_rules(session)),
         "all_players": list(session.group.players.all()),
+        "reviewed_game": GAMES[session.game].reviewed,
+        "unreviewed": unreviewed_deals(session)
+        if GAMES[session.game].reviewed and summary["reviewed_deals"] < summary["deals"]
+        else 0,
         "today": datetime.date.today().isoformat(),
-        **night_context(request, session),
+        **night_context(request, session, role),
     }
     return render(request, "web/session_summary.html", context)
 
