@@ -32,7 +32,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from games import sheets
-from games.models import Document, Player, Session
+from games.models import Deal, Document, Payment, Player, Session
 from games.permissions import require_member
 
 logger = logging.getLogger(__name__)
@@ -65,6 +65,18 @@ def fingerprint(session: Session, player: Player | None = None) -> str:
         "session": [str(session.date), session.place, session.status, session.rules],
         "group": [session.group.name, session.group.currency],
         "seats": list(session.seat_names().values()),
+        # The sheet's payments and the balances carried in and out (issue 16) follow the
+        # group's payments and its nights up to this one's date.
+        "payments": list(
+            Payment.objects.filter(group_id=session.group_id)
+            .aggregate(count=Count("pk"), versions=Sum("version"))
+            .values()
+        ),
+        "before": list(
+            Deal.objects.filter(session__group_id=session.group_id, session__date__lte=session.date)
+            .aggregate(count=Count("pk"), versions=Sum("version"))
+            .values()
+        ),
     }
     if player is not None:
         parts["player"] = player.name
