@@ -41,6 +41,7 @@ bench: venv
 	$(PY) benchmarks/review_batch.py
 	$(PY) benchmarks/sheets.py
 	$(PY) benchmarks/growth.py
+	$(PY) benchmarks/payments.py
 
 format: venv
 	$(BIN)/ruff format .

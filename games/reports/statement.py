@@ -117,22 +117,28 @@ def statement(
         lines.setdefault(other, []).append(line)
     payments = (
         _with(payment_ledger(group, date_from, date_to), player, opponent)
-        .select_related("payment")
         .order_by("payment__date", "payment_id")
-    )
-    for row in payments:
-        other, sign = (
-            (row.player_b_id, 1) if row.player_a_id == player.pk else (row.player_a_id, -1)
+        .values_list(
+            "payment_id",
+            "payment__date",
+            "payment__session_id",
+            "payment__note",
+            "player_a_id",
+            "player_b_id",
+            "money",
         )
+    )
+    for payment, date, session_id, note, a, b, money in payments:
+        other, sign = (b, 1) if a == player.pk else (a, -1)
         paid = {
             "kind": "payment",
-            "date": row.payment.date if row.payment else None,
-            "payment": row.payment_id,
-            "session": row.payment.session_id if row.payment else None,
+            "date": date,
+            "payment": payment,
+            "session": session_id,
             "direction": "paid" if sign == 1 else "received",
-            "note": row.payment.note if row.payment else "",
+            "note": note,
             "units": ZERO,
-            "money": sign * row.money,
+            "money": sign * money,
         }
         lines.setdefault(other, []).append(paid)
     stakes_now = {
