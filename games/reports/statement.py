@@ -147,7 +147,7 @@ def statement(
             "player_a_id", "player_b_id", "multiplier"
         )
     }
-    opponents = []
+    opponents: list[dict[str, Any]] = []
     for other in sorted(set(lines) | set(carried), key=lambda pk: names[pk]):
         start = carried.get(other, NOTHING)
         units, money = start

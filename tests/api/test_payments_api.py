@@ -162,7 +162,11 @@ def test_a_month_of_four_nights_with_partial_payments(
     # from what was carried in.
     statement = as_bob.get(
         f"{API}/groups/{group.pk}/statement/",
-        {"player": players["Ann"].pk, "opponent": players["Bob"].pk, "date_from": "2026-11-13"},
+        {
+            "player": str(players["Ann"].pk),
+            "opponent": str(players["Bob"].pk),
+            "date_from": "2026-11-13",
+        },
     )
     assert statement.status_code == 200, statement.content
     (entry,) = statement.json()["opponents"]
@@ -181,7 +185,7 @@ def test_a_month_of_four_nights_with_partial_payments(
     assert running == D(ann_bob["balance"])
     csv = as_bob.get(
         f"{API}/groups/{group.pk}/statement/",
-        {"player": players["Ann"].pk, "format": "csv"},
+        {"player": str(players["Ann"].pk), "format": "csv"},
     )
     assert csv.status_code == 200 and csv["Content-Type"].startswith("text/csv")
     lines = csv.content.decode().splitlines()
@@ -244,7 +248,7 @@ def test_the_statement_pdf_states_the_unit_and_the_payments(
     )
     assert settle
     response = as_bob.get(
-        f"{API}/groups/{group.pk}/statement/", {"player": players["Bob"].pk, "format": fmt}
+        f"{API}/groups/{group.pk}/statement/", {"player": str(players["Bob"].pk), "format": fmt}
     )
     assert response.status_code == 200, response.content
     assert response["Content-Type"] == "application/pdf"

@@ -358,9 +358,9 @@ def test_clear_everything_is_as_few_transfers_as_a_brute_force_finds(
         transfers = clear_everything(group)
         assert len(transfers) == brute_force_fewest(balances)
         after = dict(balances)
-        for payer, payee, amount in transfers:
-            after[payer] += amount
-            after[payee] -= amount
+        for giver, taker, paid in transfers:
+            after[giver] += paid
+            after[taker] -= paid
         assert all(v == 0 for v in after.values())
         transaction.set_rollback(True)
 
