@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import reports, services
-from games.models import Group, Payment
+from games.models import Group, Payment, PaymentRevision
 from games.present import money_in, signed
 from games.services.payments import may_confirm
 from games.web.common import group_for, session_for, user_of
@@ -47,7 +48,10 @@ def payment_rows(
     """Payments as the pages list them, with what this user (of ``role``) may do to each."""
     user = user_of(request)
     rows = []
-    for payment in payments.select_related("payer", "payee"):
+    edits = PaymentRevision.objects.filter(
+        payment=OuterRef("pk"), action=PaymentRevision.Action.EDIT
+    )
+    for payment in payments.select_related("payer", "payee").annotate(corrected=Exists(edits)):
         live = payment.status != Payment.Status.VOID
         rows.append(
             {
