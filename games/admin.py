@@ -21,6 +21,8 @@ from games.models import (
     LedgerEntry,
     Membership,
     PairStake,
+    Payment,
+    PaymentRevision,
     Player,
     RuleSet,
     Session,
@@ -130,7 +132,23 @@ class DealRevisionAdmin(ReadOnly, admin.ModelAdmin):
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ("deal", "player_a", "player_b", "units", "money")
+    list_display = ("kind", "deal", "payment", "player_a", "player_b", "units", "money")
+    list_filter = ("kind",)
+
+
+class PaymentRevisionInline(ReadOnly, admin.TabularInline):
+    model = PaymentRevision
+    extra = 0
+
+
+@admin.register(Payment)
+class PaymentAdmin(ReadOnly, admin.ModelAdmin):
+    """Read-only: a payment is confirmed, corrected and voided by the services, so that its
+    ledger row and its history follow."""
+
+    list_display = ("group", "date", "payer", "payee", "amount", "status", "version")
+    list_filter = ("status",)
+    inlines = (PaymentRevisionInline,)
 
 
 @admin.register(Document)
