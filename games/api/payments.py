@@ -8,6 +8,7 @@ Amounts are decimal strings.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import HttpResponse
@@ -17,7 +18,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, renderer_classes
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -219,10 +220,22 @@ def group_balances(request: Request, pk: int) -> Response:
     return Response(reports.jsonable(body))
 
 
-class PDFRenderer(CSVRenderer):
+class PDFRenderer(BaseRenderer):
+    """``application/pdf``, chosen with ``?format=pdf``; a refusal still reads as JSON."""
+
     media_type = "application/pdf"
     format = "pdf"
-    charset = None  # type: ignore[assignment]
+    charset = None
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Any = None,
+    ) -> bytes:
+        if isinstance(data, bytes):
+            return data
+        return json.dumps(data).encode()
 
 
 @extend_schema(

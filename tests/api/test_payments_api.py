@@ -260,3 +260,9 @@ def test_the_statement_pdf_states_the_unit_and_the_payments(
     assert "payment received" in text
     assert "1,234.50" in text
     assert "Balance carried in" in text and "Balance carried out" in text
+
+
+def test_a_statement_refused_as_pdf_still_says_why(as_bob: APIClient, group: Group) -> None:
+    response = as_bob.get(f"{API}/groups/{group.pk}/statement/", {"player": "999", "format": "pdf"})
+    assert response.status_code == 400
+    assert b"player" in response.content
