@@ -90,13 +90,21 @@ def delete_group(group: Group, by: User, confirm: str | None = None) -> None:
         require_owner(by, group)
         locked = Group.objects.select_for_update().get(pk=group.pk)
         deals = Deal.objects.filter(session__group=locked).count()
+        payments = locked.payments.count()
+        if payments and not deals and confirm != locked.name:
+            raise HasHistory(
+                f"{locked.name} has {payments} recorded payment{'s' if payments != 1 else ''}:"
+                f" to delete it with its whole history, confirm with its name ({locked.name})"
+            )
         if deals and confirm != locked.name:
             raise HasHistory(
                 f"{locked.name} has {deals} recorded deal{'s' if deals != 1 else ''}:"
                 f" to delete it with its whole history, confirm with its name ({locked.name})"
             )
-        # Seats and ledger rows protect their players, and sessions their rule sets:
-        # the sessions (with their seats, deals and ledger rows) go first.
+        # Seats, payments and ledger rows protect their players, and sessions their rule
+        # sets: the payments (with their rows and history) and the sessions (with their
+        # seats, deals and ledger rows) go first.
+        locked.payments.all().delete()
         locked.sessions.all().delete()
         locked.delete()
 

@@ -369,3 +369,15 @@ def _net(group: Group, player: Player) -> Any:
     from games.reports.ledger import NOTHING
 
     return nets(owed_pairs(group)).get(player.pk, NOTHING)
+
+
+def test_a_group_with_payments_is_deleted_with_them(
+    session: Session, players: dict[str, Player], ann_user: User, bob_user: User
+) -> None:
+    play(session, bob_user)
+    services.settle_session(session, ann_user)
+    services.record_payment(
+        session.group, players["Cy"], players["Di"], "1", ann_user, confirmed=True
+    )
+    services.delete_group(session.group, ann_user, confirm=session.group.name)
+    assert not Payment.objects.exists() and not LedgerEntry.objects.exists()
