@@ -99,6 +99,7 @@ def _detail(payment: Payment) -> dict[str, Any]:
     return reports.jsonable(data)
 
 
+@extend_schema(methods=["GET"], operation_id="v1_groups_payments_list")
 @extend_schema(
     request=PaymentCreate,
     parameters=[

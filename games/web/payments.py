@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Exists, OuterRef
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -37,9 +37,13 @@ def _date(text: str | None) -> datetime.date | None:
 def _back(request: HttpRequest, default: str) -> HttpResponse:
     """To the page the form was on (a path of this site only), else ``default``."""
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        return redirect(target)
-    return redirect(default)
+    if (
+        target.startswith("/")
+        and "\x00" not in target
+        and url_has_allowed_host_and_scheme(target, {request.get_host()})
+    ):
+        return HttpResponseRedirect(target)
+    return HttpResponseRedirect(default)
 
 
 def payment_rows(
@@ -137,8 +141,8 @@ def payment_new(request: HttpRequest, pk: int) -> HttpResponse:
         by_pk.get(request.POST.get("payee", "")),
     )
     session = None
-    if request.POST.get("session"):
-        session = group.sessions.filter(pk=request.POST["session"]).first()
+    if request.POST.get("session", "").isdecimal() and len(request.POST["session"]) < 12:
+        session = group.sessions.filter(pk=int(request.POST["session"])).first()
     if payer is None or payee is None:
         messages.error(request, _("Pick who paid and who was paid."))
         return _back(request, reverse("web:balances", args=[group.pk]))

@@ -27,6 +27,7 @@ from games.models import (
     LedgerEntry,
     Membership,
     PairStake,
+    Payment,
     Player,
     RuleSet,
     Session,
@@ -37,6 +38,7 @@ from tests.services.hands import deal
 METHODS = ("get", "post", "put", "patch", "delete")
 MISSING = 987654
 MODELS = (
+    Payment,
     Group,
     Membership,
     Player,
@@ -81,7 +83,9 @@ def night(
     sheet, _ = documents.request_document(session, Document.Kind.SHEET, alice)
     token, _ = DeviceToken.issue(alice, "Alice's phone")
     imported = ImportJob.objects.create(group=group, requested_by=alice, status="failed")
+    paid = services.record_payment(group, players["Cy"], players["Bob"], "2", alice)
     return {
+        "payment": paid,
         "group": group,
         "session": session,
         "member": Membership.objects.get(group=group, user=bob),
@@ -103,7 +107,11 @@ def ids_for(name: str, keywords: frozenset[str], night: dict[str, Any]) -> dict[
     ids["session_pk"] = night["session"].pk
     ids["number"] = night["deal"].number
     ids["version"] = night["rules"].version
-    if "pk" in keywords:
+    if kind == "payment" and "payment_pk" in keywords:
+        # groups/{pk}/payments/{payment_pk}/...: the group's pk, then the payment's
+        ids["payment_pk"] = night["payment"].pk
+        ids["pk"] = night["group"].pk
+    elif "pk" in keywords:
         kinds = ("group", "session", "member", "player", "stake", "document", "device", "import")
         objects = {k: night[k] for k in kinds}
         assert kind in objects, f"{name}: which object does its pk name? add it to ids_for()"
@@ -124,6 +132,7 @@ def body_for(name: str) -> dict[str, Any]:
         "rules": {"rules": "standard"},
         "session": {"date": "2026-12-01", "place": "elsewhere", "reason": "mine now"},
         "group": {"name": "Stolen", "currency": "USD", "unit_value": "9"},
+        "payment": {"amount": "99", "reason": "mine now"},
     }
     return bodies.get(name.split("-")[0], {})
 

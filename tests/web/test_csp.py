@@ -44,6 +44,8 @@ PAGES = {
     "web:deal": "/sessions/{s}/deal/",
     "web:deal-edit": "/sessions/{s}/deals/1/edit/",
     "web:summary": "/sessions/{s}/summary/",
+    "web:balances": "/groups/{g}/balances/",
+    "web:payment-edit": "/groups/{g}/payments/{p}/edit/",
 }
 NOT_PAGES = {
     "web:logout": "POST, then a redirect",
@@ -53,6 +55,10 @@ NOT_PAGES = {
     "web:deal-restore": "POST, then a redirect",
     "web:session-close": "POST, then a redirect",
     "web:ledger-csv": "a CSV file",
+    "web:payment-new": "POST, then a redirect",
+    "web:payment-confirm": "POST, then a redirect",
+    "web:payment-void": "POST, then a redirect",
+    "web:session-settle": "POST, then a redirect",
 }
 
 
@@ -109,7 +115,9 @@ def test_the_list_of_pages_is_every_page() -> None:
 def test_every_page_has_the_strict_policy_and_no_inline_code(
     name: str, as_alice: Client, played: Session, group: Group
 ) -> None:
-    url = PAGES[name].format(g=group.pk, s=played.pk)
+    # A payment of the night, for its correction page (and the pages that list it).
+    payment = services.settle_session(played, User.objects.get(username="alice"))[0]
+    url = PAGES[name].format(g=group.pk, s=played.pk, p=payment.pk)
     client = Client() if name == "web:login" else as_alice
 
     response = client.get(url)

@@ -39,6 +39,8 @@ class Night:
 
     def __init__(self, group: Group, players: dict[str, Player], session: Session, user: User):
         self.group, self.players, self.session, self.user = group, players, session, user
+        # A payment of the night, for the forms that confirm, void or correct one.
+        self.payment = services.record_payment(group, players["Cy"], players["Ann"], "2", user)
 
     def kwargs(self, pattern: URLPattern) -> dict[str, int]:
         names = set(pattern.pattern.converters)
@@ -46,6 +48,7 @@ class Night:
             "pk": self.session.pk if "sessions/" in str(pattern.pattern) else self.group.pk,
             "number": 1,
             "player_pk": self.players["Ann"].pk,
+            "payment_pk": self.payment.pk,
         }
         return {name: values[name] for name in names}
 
@@ -84,6 +87,33 @@ FORMS: dict[str, Form] = {
     "deal-void": (lambda n: {"reason": "dealt twice"}, ("reason",)),
     "deal-restore": (lambda n: {"reason": "voided by mistake"}, ("reason",)),
     "session-close": (lambda n: {}, ("confirm",)),
+    "session-settle": (lambda n: {"how": "pairs"}, ("how",)),
+    "payment-new": (
+        lambda n: {
+            "payer": n.players["Di"].pk,
+            "payee": n.players["Ann"].pk,
+            "amount": "12.50",
+            "date": "2026-12-01",
+            "note": "cash",
+            "session": n.session.pk,
+            "confirmed": "on",
+            "next": f"/sessions/{n.session.pk}/summary/",
+        },
+        ("payer", "payee", "amount", "date", "note", "session", "confirmed", "next"),
+    ),
+    "payment-confirm": (lambda n: {"next": "/groups/"}, ("next",)),
+    "payment-void": (lambda n: {"reason": "never paid", "next": "/groups/"}, ("reason", "next")),
+    "payment-edit": (
+        lambda n: {
+            "payer": n.players["Cy"].pk,
+            "payee": n.players["Ann"].pk,
+            "amount": "3",
+            "date": "2026-12-01",
+            "note": "",
+            "reason": "typo",
+        },
+        ("payer", "payee", "amount", "date", "note", "reason"),
+    ),
 }
 
 # Values no form expects: long text, unicode, numbers too large, too fine or not finite,
