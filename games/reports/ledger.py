@@ -149,6 +149,35 @@ def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decim
         yield number, totals
 
 
+def running_window(
+    session: Session, field: str, offset: int, limit: int
+) -> list[tuple[int, list[Decimal]]]:
+    """``running_sums`` from the ``offset``-th active deal (0 the first), at most ``limit``
+    of them, in two queries whatever the session's length: the window's deals summed one
+    row each (the database skips the others), then everything before the window in one
+    sum per player."""
+    columns = _player_columns(session, field)
+    rows = list(
+        session_ledger(session)
+        .values("deal__number")
+        .annotate(**columns)
+        .order_by("deal__number")
+        .values_list("deal__number", *columns)[offset : offset + limit]
+    )
+    if not rows:
+        return []
+    totals = [ZERO] * len(columns)
+    if offset:
+        before = session_ledger(session).filter(deal__number__lt=rows[0][0])
+        sums = before.aggregate(**columns)
+        totals = [sums[column] or ZERO for column in columns]
+    out = []
+    for number, *deltas in rows:
+        totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
+        out.append((number, totals))
+    return out
+
+
 class Runs(NamedTuple):
     """A session's ledger summed run by run: see ``running_points``."""
 

@@ -60,7 +60,9 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
     return counts
 
 
-def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]:
+def session_summary(
+    session: Session, *, running: bool = True, window: tuple[int | None, int] | None = None
+) -> dict[str, Any]:
     """Totals, pair matrix, counts per player and the running total after each active deal.
 
     ``players`` (seat order): ``units`` and ``money`` (sums of ledger rows), ``deals``
@@ -73,7 +75,10 @@ def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]
     says the player left on the table; ``reviewed_deals`` tells how many of the ``deals``
     have their review yet (it is computed in the background after each deal).
     A fixed handful of queries, whatever the number of deals. ``running=False`` leaves
-    out ``running`` (one row per deal), for a page that does not show it.
+    out ``running`` (one row per deal), for a page that does not show it. ``window``
+    (offset, limit) lists only ``limit`` of the running totals from the ``offset``-th
+    active deal (0 the first; None: the last ``limit``), the list's length in
+    ``running_count`` and the window's first index in ``running_offset``.
     """
     name_of = session.seat_names()
     names = list(name_of.values())
@@ -92,10 +97,19 @@ def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]
     if deals["void"]:
         void = list(session.deals.filter(status=Deal.Status.VOID).values_list("number", flat=True))
     counts = _counts(session, names)
+    paged: dict[str, Any] = {}
+    sums: list[tuple[int, list[Decimal]]] = []
+    if running and window is not None:
+        offset, limit = window
+        start = max(0, deals["active"] - limit) if offset is None else offset
+        sums = ledger.running_window(session, "units", start, limit)
+        paged = {"running_count": deals["active"], "running_offset": start}
+    elif running:
+        sums = list(ledger.running_sums(session, "units"))
     if running:
         running_units = [
             {"deal": number, "units": dict(zip(names, totals, strict=True))}
-            for number, totals in ledger.running_sums(session, "units")
+            for number, totals in sums
         ]
 
     missed = _units_missed(session)
@@ -118,7 +132,7 @@ def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]
         "void_deals": sorted(void),
         "players": players,
         "pairs": matrix,
-    } | ({"running": running_units} if running else {})
+    } | ({"running": running_units, **paged} if running else {})
 
 
 def _units_missed(session: Session) -> dict[int, Decimal]:
