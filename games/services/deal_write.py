@@ -78,6 +78,14 @@ def deal_table(session: Session) -> DealTable:
     return DealTable(seated, pair_stakes)
 
 
+def names_read_with(session: Session) -> list[str] | None:
+    """The seated names in seat order, when ``with_deal_table`` read them with the session
+    (left there for ``deal_table``); None otherwise."""
+    if "deal_table_seats" not in session.__dict__:
+        return None
+    return [name for _, name, _ in sorted(json.loads(session.__dict__["deal_table_seats"]))]
+
+
 def _read_table(session: Session) -> tuple[list[Any], list[Any]]:
     """Seats and stakes in one round trip; multipliers as text, which both databases give
     exactly (SQLite keeps a decimal as a number)."""
