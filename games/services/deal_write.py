@@ -142,7 +142,7 @@ def insert_at_once(
     for field in Deal._meta.local_concrete_fields:
         if field.primary_key:
             continue
-        columns.append(connection.ops.quote_name(field.column))
+        columns.append(connection.ops.quote_name(str(field.column)))
         if field.attname == "number":
             values.append("num.last_deal_number")
             continue
