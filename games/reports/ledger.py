@@ -26,7 +26,7 @@ from django.db.models import (
 )
 
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
-from games.models import LedgerEntry, Session
+from games.models import Deal, LedgerEntry, Session
 
 ZERO = Decimal(0)
 
@@ -150,27 +150,35 @@ def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decim
 
 
 def running_window(
-    session: Session, field: str, offset: int, limit: int
+    session: Session, field: str, offset: int, limit: int, final: list[Decimal]
 ) -> list[tuple[int, list[Decimal]]]:
     """``running_sums`` from the ``offset``-th active deal (0 the first), at most ``limit``
-    of them, in two queries whatever the session's length: the window's deals summed one
-    row each (the database skips the others), then everything before the window in one
-    sum per player."""
+    of them, reading only the rows from the window on, whatever the session's length.
+
+    ``final`` is every seated player's total over the whole session (seat order): the total
+    before the window is ``final`` less what the window's deals and those after it add,
+    so the deals before the window are never read (the window at the end, the default,
+    reads its own deals' rows alone)."""
+    active = session.deals.filter(status=Deal.Status.ACTIVE).order_by("number")
+    numbers = list(active.values_list("number", flat=True)[offset : offset + limit])
+    if not numbers:
+        return []
     columns = _player_columns(session, field)
+    later = session_ledger(session).filter(deal__number__gte=numbers[0])
     rows = list(
-        session_ledger(session)
+        later.filter(deal__number__lte=numbers[-1])
         .values("deal__number")
         .annotate(**columns)
         .order_by("deal__number")
-        .values_list("deal__number", *columns)[offset : offset + limit]
+        .values_list("deal__number", *columns)
     )
-    if not rows:
-        return []
-    totals = [ZERO] * len(columns)
-    if offset:
-        before = session_ledger(session).filter(deal__number__lt=rows[0][0])
-        sums = before.aggregate(**columns)
-        totals = [sums[column] or ZERO for column in columns]
+    after: dict[str, Decimal | None] = dict.fromkeys(columns, ZERO)
+    if active.filter(number__gt=numbers[-1]).exists():
+        after = later.filter(deal__number__gt=numbers[-1]).aggregate(**columns)
+    totals = [
+        start - sum((row[k + 1] for row in rows), ZERO) - (after[column] or ZERO)
+        for k, (start, column) in enumerate(zip(final, columns, strict=True))
+    ]
     out = []
     for number, *deltas in rows:
         totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]

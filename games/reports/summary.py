@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Q, Sum
 
 from games.engine.tally import tally
@@ -45,6 +46,9 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
     # Read through a cursor, a chunk at a time: memory stays flat however long the session.
     stored = active.filter(tally__isnull=False).values_list("tally", flat=True)
     older = active.filter(tally__isnull=True).values_list("result", flat=True)
+    if connection.vendor == "postgresql":  # the database adds up the stored tallies
+        _add_summed(counts, _summed_tallies(session))
+        stored = stored.none()
     tallies: Iterator[Any] = itertools.chain(
         stored.iterator(CHUNK), (tally(result) for result in older.iterator(CHUNK))
     )
@@ -58,6 +62,35 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
                 total[key] += mine[key]
             total["royalties"] += Decimal(mine["royalties"])
     return counts
+
+
+_COUNTED = ("fouls", "surrenders", "scoops", "naturals", "royalty_rows")
+
+
+def _summed_tallies(session: Session) -> list[tuple[Any, ...]]:
+    """PostgreSQL: the stored tallies of the session's active deals added up per player
+    name in one query (name, deals, each count, royalties), instead of read one by one."""
+    counted = ", ".join(f"SUM((t.value->>'{key}')::int)" for key in _COUNTED)
+    deals = connection.ops.quote_name(Deal._meta.db_table)
+    sql = (
+        f"SELECT t.key, COUNT(*), {counted}, SUM((t.value->>'royalties')::numeric)"
+        f" FROM {deals} d CROSS JOIN LATERAL jsonb_each(d.tally) t"
+        " WHERE d.session_id = %s AND d.status = %s AND d.tally IS NOT NULL GROUP BY t.key"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [session.pk, Deal.Status.ACTIVE])
+        return list(cursor.fetchall())
+
+
+def _add_summed(counts: dict[str, dict[str, Any]], rows: Iterable[tuple[Any, ...]]) -> None:
+    for name, deals, *sums, royalties in rows:
+        total = counts.get(name)
+        if total is None:  # a player no longer seated: cannot happen through the services
+            continue
+        total["deals"] += deals
+        for key, value in zip(_COUNTED, sums, strict=True):
+            total[key] += value
+        total["royalties"] += royalties
 
 
 def session_summary(
@@ -102,7 +135,8 @@ def session_summary(
     if running and window is not None:
         offset, limit = window
         start = max(0, deals["active"] - limit) if offset is None else offset
-        sums = ledger.running_window(session, "units", start, limit)
+        final = [net.get(pk, ledger.NOTHING).units for pk in name_of]
+        sums = ledger.running_window(session, "units", start, limit, final)
         paged = {"running_count": deals["active"], "running_offset": start}
     elif running:
         sums = list(ledger.running_sums(session, "units"))
