@@ -8,9 +8,9 @@ down at the session (``Session.seat_names``), in seat order.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import (
     Case,
@@ -69,8 +69,14 @@ def dated(
 def pair_sums(ledger: QuerySet[LedgerEntry]) -> PairSums:
     """(a id, b id) -> the units and money that a won from b, summed in the database."""
     rows = ledger.values_list("player_a_id", "player_b_id").annotate(u=Sum("units"), m=Sum("money"))
+    return sums_of(rows.order_by())
+
+
+def sums_of(rows: Iterable[Sequence[Any]]) -> PairSums:
+    """``pair_sums`` from rows of (a id, b id, units, money, ...) as the database summed
+    them, a pair perhaps in both orders."""
     out: PairSums = {}
-    for a, b, units, money in rows.order_by():
+    for a, b, units, money, *_ in rows:
         # One pair may be stored in either order by deals seated differently.
         if a > b:
             a, b, units, money = b, a, -units, -money

@@ -94,7 +94,11 @@ def _add_summed(counts: dict[str, dict[str, Any]], rows: Iterable[tuple[Any, ...
 
 
 def session_summary(
-    session: Session, *, running: bool = True, window: tuple[int | None, int] | None = None
+    session: Session,
+    *,
+    running: bool = True,
+    window: tuple[int | None, int] | None = None,
+    pairs: ledger.PairSums | None = None,
 ) -> dict[str, Any]:
     """Totals, pair matrix, counts per player and the running total after each active deal.
 
@@ -111,11 +115,13 @@ def session_summary(
     out ``running`` (one row per deal), for a page that does not show it. ``window``
     (offset, limit) lists only ``limit`` of the running totals from the ``offset``-th
     active deal (0 the first; None: the last ``limit``), the list's length in
-    ``running_count`` and the window's first index in ``running_offset``.
+    ``running_count`` and the window's first index in ``running_offset``. ``pairs``: the
+    session's ``pair_sums`` when the caller has them (``pair_rows``).
     """
     name_of = session.seat_names()
     names = list(name_of.values())
-    pairs = ledger.pair_sums(ledger.session_ledger(session))
+    if pairs is None:
+        pairs = ledger.pair_sums(ledger.session_ledger(session))
     net = ledger.nets(pairs)
     matrix = {
         x: ledger.by_name(amounts) for x, amounts in ledger.pair_matrix(session, pairs).items()
@@ -176,12 +182,14 @@ def _units_missed(session: Session) -> dict[int, Decimal]:
     return {row["player"]: row["total"] for row in totals}
 
 
-def settlement(session: Session) -> dict[str, Any]:
+def settlement(session: Session, pairs: ledger.PairSums | None = None) -> dict[str, Any]:
     """Who pays whom to settle the session's money: the fewest transfers, and pair by pair.
 
-    Each transfer is ``{"from": payer, "to": payee, "amount": Decimal}``.
+    Each transfer is ``{"from": payer, "to": payee, "amount": Decimal}``. ``pairs``: the
+    session's ``pair_sums`` when the caller has them.
     """
-    pairs = ledger.pair_sums(ledger.session_ledger(session))
+    if pairs is None:
+        pairs = ledger.pair_sums(ledger.session_ledger(session))
     net = {name: amounts.money for name, amounts in ledger.balances(session, pairs).items()}
 
     def listed(transfers: Iterable[tuple[str, str, Decimal]]) -> list[dict[str, Any]]:
@@ -198,17 +206,29 @@ def settlement(session: Session) -> dict[str, Any]:
     }
 
 
-def session_opponents(session: Session) -> dict[str, list[dict[str, Any]]]:
-    """Each seated player's net ``units`` and ``money`` against each opponent over the
-    session's active deals, with the number of ``deals`` they played together; by name,
-    seat order, opponents by name. One query, whatever the number of deals."""
-    name_of = session.seat_names()
-    rows = (
+def pair_rows(session: Session) -> list[tuple[Any, ...]]:
+    """The session's ledger summed pair by pair in one query: (a id, b id, units, money,
+    deals), a pair perhaps in both orders. A page that shows the summary, the settlement
+    and ``session_opponents`` reads them once (``ledger.sums_of`` turns them into the
+    ``pairs`` the first two take)."""
+    return list(
         ledger.session_ledger(session)
         .values_list("player_a_id", "player_b_id")
         .annotate(u=Sum("units"), m=Sum("money"), n=Count("pk"))
         .order_by()
     )
+
+
+def session_opponents(
+    session: Session, rows: list[tuple[Any, ...]] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Each seated player's net ``units`` and ``money`` against each opponent over the
+    session's active deals, with the number of ``deals`` they played together; by name,
+    seat order, opponents by name. One query (none given ``pair_rows``), whatever the
+    number of deals."""
+    name_of = session.seat_names()
+    if rows is None:
+        rows = pair_rows(session)
     against: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in name_of.values()}
     for a, b, units, money, deals in rows:
         for me, other, sign in ((a, b, 1), (b, a, -1)):
