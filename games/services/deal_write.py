@@ -102,12 +102,13 @@ def _read_table(session: Session) -> tuple[list[Any], list[Any]]:
     return seats, stakes
 
 
-def needs_history(session: Session) -> bool:
-    """Whether recording the session's next deal reads its earlier deals: who is in
-    fantasy land (open-face), or whether a loss reached the target score (Big Two)."""
+def at_once(session: Session) -> bool:
+    """Whether the session's next deal can be recorded in one statement: on PostgreSQL,
+    unless recording it reads the earlier deals (who is in fantasy land, open-face; or
+    whether a loss reached the target score, Big Two)."""
     game = GAMES[session.game]
     target = "target_score" in game.options and session.target_score is not None
-    return game.has_fantasyland or target
+    return connection.vendor == "postgresql" and not (game.has_fantasyland or target)
 
 
 def insert_at_once(

@@ -30,7 +30,7 @@ from games.errors import (
 )
 from games.models import Deal, DealRevision, LedgerEntry, Session
 from games.permissions import require_member, require_owner
-from games.services.deal_write import DealTable, deal_table, insert_at_once, needs_history
+from games.services.deal_write import DealTable, at_once, deal_table, insert_at_once
 from games.services.reviews import review_after_commit
 from games.services.sessions import close_at_target, fantasyland, lock_open_session
 from games.sitting_out import SAT_OUT, is_sat_out, playing, score_playing
@@ -89,7 +89,7 @@ def record_or_replay(
     # as briefly as possible.
     table = deal_table(session)
     seated, pair_stakes = table
-    if not needs_history(session):
+    if at_once(session):
         deal = _record_at_once(session, table, request_players, by, idempotency_key, sent)
         if deal is not None:
             return Recorded(deal, created=True)
