@@ -12,9 +12,13 @@ the spread), then once more under tracemalloc for the peak of Python memory it t
 streamed answer also gives the time to its first piece. The issue's figures (issue 18,
 before this work) are printed beside.
 
-GROWTH_SIZES=1000,10000 picks other sizes, GROWTH_ROUNDS the rounds, GROWTH_DATABASE the
-name of the throw-away PostgreSQL database, GROWTH_ONLY=ledger the figures whose name
-holds that text.
+GROWTH_SIZES=1000,10000 picks other sizes, GROWTH_ROUNDS the rounds (5; above 10,000 deals
+GROWTH_BIG_ROUNDS, 1, so that `make bench` stays within minutes: one round of the export
+at 50,000 deals takes about a minute), GROWTH_DATABASE the name of the throw-away
+PostgreSQL database, GROWTH_ONLY=ledger the figures whose name holds that text (several,
+comma-separated: GROWTH_ONLY=scoreboard,summary). The
+queries are counted during the first timed round. Each figure's target (issue 18) is
+printed beside it, and how each cost grows from the smallest size to the largest.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from games.services.deals import ledger_entries  # noqa: E402
 
 SIZES = [int(n) for n in os.environ.get("GROWTH_SIZES", "1000,10000,50000").split(",")]
 ROUNDS = int(os.environ.get("GROWTH_ROUNDS", "5"))
+BIG_ROUNDS = int(os.environ.get("GROWTH_BIG_ROUNDS", "1"))
 NAMES = ("Ann", "Bob", "Cy", "Di")
 STAKES = {"unit_value": "0.5", "pairs": [{"players": ["Ann", "Bob"], "multiplier": "2"}]}
 
@@ -61,8 +66,18 @@ STAKES = {"unit_value": "0.5", "pairs": [{"players": ["Ann", "Bob"], "multiplier
 BEFORE = {
     "scoreboard": {1000: "0.7 s, 1.3 MB", 10000: "7.4 s, 12.8 MB, 360 MiB"},
     "session end": {1000: "0.25 s (31 queries)", 10000: "1.4 s (API 0.57 s)"},
+    "API summary": {10000: "0.4-0.6 s"},
     "export": {1000: "0.36 s", 10000: "5.3 s, 46 MB, 369 MiB peak"},
     "ledger JSON": {1000: "50 ms", 10000: "0.46 s, 4 MB"},
+}
+# Issue 18's targets.
+TARGETS = {
+    "scoreboard": "10,000 deals: under 300 ms and 300 KB",
+    "session end": "within 20% of the API summary, fixed queries",
+    "API summary": "windowed (the last 200 running totals)",
+    "export": "50,000 deals: first byte within 200 ms, peak under 50 MiB",
+    "ledger JSON": "50,000 deals: first byte within 200 ms, peak under 50 MiB",
+    "ledger CSV": "50,000 deals: first byte within 200 ms, peak under 50 MiB",
 }
 
 
@@ -121,9 +136,10 @@ class Figure:
     def __init__(self, label: str, client: Client, url: str) -> None:
         self.label, self.client, self.url = label, client, url
 
-    def measure(self) -> dict[str, Any]:
-        fetch(self.client, self.url)  # warm: the first request of a kind loads templates
-        runs = [fetch(self.client, self.url) for _ in range(ROUNDS)]
+    def measure(self, size: int) -> dict[str, Any]:
+        if not getattr(self, "warm", False):  # the first request of a kind loads templates
+            fetch(self.client, self.url)
+            self.warm = True
         queries = []
 
         def count(execute: Any, sql: str, *args: Any) -> Any:
@@ -132,7 +148,8 @@ class Figure:
 
         # The test client clears the connection's query log as a request starts.
         with connection.execute_wrapper(count):
-            fetch(self.client, self.url)
+            runs = [fetch(self.client, self.url)]
+        runs += [fetch(self.client, self.url) for _ in range(rounds(size) - 1)]
         settings.DEBUG = False
         tracemalloc.start()
         tracemalloc.reset_peak()
@@ -149,6 +166,20 @@ class Figure:
             "peak": peak,
             "queries": len(queries),
         }
+
+
+def rounds(size: int) -> int:
+    return ROUNDS if size <= 10_000 else BIG_ROUNDS
+
+
+def growth(small: float, large: float, ratio: float) -> str:
+    """How a cost grew from the smallest size to the largest, ``ratio`` times more deals."""
+    grew = large / small if small else float("inf")
+    if grew < 1.5:
+        return "flat"
+    if grew > ratio / 3:
+        return f"linear (x{grew:.0f})"
+    return f"sublinear (x{grew:.1f})"
 
 
 def size_text(size: float) -> str:
@@ -172,7 +203,10 @@ def main() -> None:
         f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {vendor} database;"
         f" sum(range(100)) takes {machine_speed():.2f} us; load {load:.2f}"
     )
-    print(f"each figure: the median of {ROUNDS} rounds (min-max), in-process through Django")
+    print(
+        f"each figure: the median of {ROUNDS} rounds (min-max; {BIG_ROUNDS} above 10,000"
+        " deals), in-process through Django"
+    )
     old = setup_databases(verbosity=0, interactive=False)
     try:
         owner = User.objects.create_user("bench")
@@ -193,14 +227,14 @@ def main() -> None:
             Figure("ledger JSON", api, f"/api/v1/groups/{group.pk}/ledger/?player={ann}"),
             Figure("ledger CSV", api, f"/api/v1/groups/{group.pk}/ledger/?player={ann}&format=csv"),
         ]
-        only = os.environ.get("GROWTH_ONLY", "")
-        figures = [figure for figure in figures if only in figure.label]
+        only = os.environ.get("GROWTH_ONLY", "").split(",")
+        figures = [figure for figure in figures if any(o in figure.label for o in only)]
         rng = random.Random(2026)
         table: dict[str, dict[int, dict[str, Any]]] = {f.label: {} for f in figures}
         for size in SIZES:
             grow(session, owner, size, rng)
             for figure in figures:
-                table[figure.label][size] = got = figure.measure()
+                table[figure.label][size] = got = figure.measure(size)
                 print(
                     f"  {size:>6,} deals  {figure.label:<12} median {got['median'] * 1000:7.0f} ms"
                     f" ({got['min'] * 1000:.0f}-{got['max'] * 1000:.0f}), first piece"
@@ -208,16 +242,29 @@ def main() -> None:
                     f" peak {got['peak'] / 2**20:6.1f} MiB, {got['queries']} queries"
                 )
         print()
-        print("| what | " + " | ".join(f"{size:,} deals" for size in SIZES) + " | before |")
-        print("|---|" + "---|" * (len(SIZES) + 1))
+        print(
+            "| what | "
+            + " | ".join(f"{size:,} deals" for size in SIZES)
+            + " | target | how it grows (time; bytes; memory) | before |"
+        )
+        print("|---|" + "---|" * (len(SIZES) + 3))
         for label, by_size in table.items():
             cells = [
                 f"{g['median'] * 1000:.0f} ms, {size_text(g['bytes'])}, {g['peak'] / 2**20:.1f} MiB"
                 + (f", first {g['first'] * 1000:.0f} ms" if g["first"] < g["median"] * 0.9 else "")
+                + f", {g['queries']} queries"
                 for g in by_size.values()
             ]
             before = "; ".join(f"{n:,}: {text}" for n, text in BEFORE.get(label, {}).items())
-            print(f"| {label} | " + " | ".join(cells) + f" | {before} |")
+            small, large = by_size[SIZES[0]], by_size[SIZES[-1]]
+            ratio = SIZES[-1] / SIZES[0]
+            grows = "; ".join(
+                growth(small[key], large[key], ratio) for key in ("median", "bytes", "peak")
+            )
+            print(
+                f"| {label} | " + " | ".join(cells) + f" | {TARGETS.get(label, '')} | {grows}"
+                f" | {before} |"
+            )
         for size in SIZES if "session end" in table and "API summary" in table else ():
             end, api_summary = table["session end"][size], table["API summary"][size]
             print(

@@ -7,6 +7,15 @@ reviewed both ways in turn: ``review`` player by player (the review before issue
 two must be equal: best setting, units, declaration and nearest legal setting. Printed:
 the median time of a deal each way and the deals a second it means in one process
 (target: 100), with the machine's load, since the figures move with it.
+
+Then the review task with the database (a throw-away one, as benchmarks/growth.py builds:
+SQLite in a temporary file, or a database of its own on the PostgreSQL server
+DATABASE_URL names): REVIEW_QUEUE (200) classic-1-6 deals are recorded through the
+services with their reviews left queued, then reviewed as a worker would take the queue,
+both ways in turn: one deal a task (``store_review``: read, review, write in a transaction
+of its own, as before issue 18) and the task as it is now (``review_deal``: a deal whose
+successors wait too takes up to ``BATCH`` of them into one batch, and their own tasks end
+after one query). Deals a second, Celery's own cost per task aside.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from games.engine.review import review  # noqa: E402
 from games.engine.review_batch import review_all  # noqa: E402
 
 DEALS = int(os.environ.get("REVIEW_DEALS", "200"))
+QUEUE = int(os.environ.get("REVIEW_QUEUE", "200"))
 PRESETS = ("standard", "classic-1-6", "classic-2-4", "mau-binh-south", "mau-binh-north")
 
 
@@ -54,6 +64,77 @@ def main() -> None:
             f"      {DEALS}/{DEALS}"
         )
     print(f"  load at the end {os.getloadavg()[0]:.2f}")
+    with_database()
+
+
+def with_database() -> None:
+    import tempfile
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    from games import services
+    from games.models import Deal, ReviewLine
+    from games.services import reviews
+
+    settings.DEBUG = False
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    reviews.review_deal.delay = lambda pk: None  # type: ignore[method-assign]  # queued
+    scratch = tempfile.TemporaryDirectory()
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        db["TEST"]["NAME"] = os.path.join(scratch.name, "reviews.sqlite3")
+    else:
+        db["TEST"]["NAME"] = "scorekeeper_bench_reviews"
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        owner = User.objects.create_user("bench")
+        group = services.create_group(owner, "Bench club", "EUR", "0.5", "classic-1-6")
+        seats = [services.add_player(group, name, by=owner) for name in ("A", "B", "C", "D")]
+        session = services.start_session(group, seats, owner)
+        rng = random.Random(2018)
+        for _ in range(QUEUE):
+            players = random_request(rng, "classic-1-6")["players"]
+            for seat, player in zip(seats, players, strict=True):
+                player["name"] = seat.name
+            services.record_deal(session, players, owner)
+        ids = list(Deal.objects.order_by("pk").values_list("pk", flat=True))
+        print(
+            f"the review task on {connection.vendor}, {len(ids)} queued classic-1-6 deals,"
+            f" load {os.getloadavg()[0]:.2f}"
+        )
+
+        def forget() -> None:
+            Deal.objects.update(review=None)
+            ReviewLine.objects.all().delete()
+
+        for rounds in range(2):
+            forget()
+            start = time.perf_counter()
+            for pk in ids:
+                services.store_review(pk)
+            one = time.perf_counter() - start
+            answers = {d.pk: d.review for d in Deal.objects.all()}
+            forget()
+            start = time.perf_counter()
+            for pk in ids:
+                reviews.review_deal(pk)
+            batched = time.perf_counter() - start
+            assert {d.pk: d.review for d in Deal.objects.all()} == answers
+            print(
+                f"  round {rounds + 1}: one deal a task {len(ids) / one:6.1f} deals/s;"
+                f" batches of up to {reviews.BATCH} {len(ids) / batched:6.1f} deals/s"
+                f" ({one / batched:.2f}x); the reviews equal"
+            )
+    finally:
+        teardown_databases(old, verbosity=0)
+        scratch.cleanup()
 
 
 if __name__ == "__main__":

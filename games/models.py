@@ -277,6 +277,13 @@ class Deal(models.Model):
                 fields=("session", "idempotency_key"), name="deal_idempotency_key_unique"
             ),
         )
+        # The deals still waiting for their review, in id order: what a review task
+        # gathers into one batch when the queue is long (games.services.reviews).
+        indexes = (
+            models.Index(
+                fields=("id",), condition=Q(review__isnull=True), name="deal_review_pending"
+            ),
+        )
 
     def __str__(self) -> str:
         void = " (void)" if self.status == self.Status.VOID else ""

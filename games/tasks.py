@@ -10,6 +10,13 @@ that queued them.
 
 from games.documents import MAX_RETRIES, TRANSIENT_ERRORS, render_document
 from games.services.imports import import_group_file
-from games.services.reviews import review_deal
+from games.services.reviews import review_deal, review_deals
 
-__all__ = ["MAX_RETRIES", "TRANSIENT_ERRORS", "import_group_file", "render_document", "review_deal"]
+__all__ = [
+    "MAX_RETRIES",
+    "TRANSIENT_ERRORS",
+    "import_group_file",
+    "render_document",
+    "review_deal",
+    "review_deals",
+]

@@ -24,6 +24,7 @@ from rest_framework.decorators import api_view, renderer_classes
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 
 from games import reports, services
 from games.api.groups import current_user, member_groups, validated
@@ -77,12 +78,54 @@ def user_group(request: Request, pk: int) -> Group:
     return get_object_or_404(member_groups(request.user), pk=pk)
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT)
+RUNNING_LIMIT = 200  # running totals listed unless ?running_limit= says otherwise
+RUNNING_MOST = 1000
+
+
+class SummaryQuery(serializers.Serializer[Any]):
+    running_offset = serializers.IntegerField(min_value=0, required=False)
+    running_limit = serializers.IntegerField(
+        min_value=1, max_value=RUNNING_MOST, default=RUNNING_LIMIT
+    )
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "running_limit",
+            OpenApiTypes.INT,
+            description=f"running totals listed (1 to {RUNNING_MOST}; {RUNNING_LIMIT})",
+        ),
+        OpenApiParameter(
+            "running_offset",
+            OpenApiTypes.INT,
+            description="the first running total listed, 0 for the first deal (default:"
+            " the last running_limit)",
+        ),
+    ],
+    responses=OpenApiTypes.OBJECT,
+)
 @api_view(["GET"])
 def session_summary(request: Request, pk: int) -> Response:
     """Totals per player (units, money), the pair matrix, fouls, scoops, royalties and
-    naturals per player, and everyone's running total after each deal; void deals listed."""
-    return Response(reports.jsonable(reports.session_summary(user_session(request, pk))))
+    naturals per player, and everyone's running total after each deal, the last 200 unless
+    asked otherwise (``running_count``, ``running_offset``, ``running_previous`` and
+    ``running_next`` page through them); void deals listed."""
+    query = validated(SummaryQuery, request.query_params)
+    limit = query["running_limit"]
+    window = (query.get("running_offset"), limit)
+    summary = reports.session_summary(user_session(request, pk), window=window)
+    start, count = summary["running_offset"], summary["running_count"]
+    end = start + len(summary["running"])
+
+    def page(offset: int) -> str:
+        url = request.build_absolute_uri()
+        url = replace_query_param(url, "running_limit", limit)
+        return str(replace_query_param(url, "running_offset", offset))
+
+    summary["running_previous"] = page(max(0, start - limit)) if start > 0 else None
+    summary["running_next"] = page(end) if end < count else None
+    return Response(reports.jsonable(summary))
 
 
 @extend_schema(responses=OpenApiTypes.OBJECT)

@@ -27,6 +27,7 @@ from games.api.groups import current_user, member_groups, validated
 from games.errors import ServiceError
 from games.models import Deal, DealRevision, Player, Session, SessionSeat
 from games.permissions import remember_role
+from games.services.deal_write import with_deal_table
 from games.services.names import same_as
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -141,6 +142,8 @@ class DealViewSet(
                 .annotate(viewer_role=F("group__memberships__role"))
                 .select_related("group")
             )
+            if self.action == "create":  # the seats and stakes a deal is scored with
+                sessions = with_deal_table(sessions)
             self._session = get_object_or_404(sessions, pk=self.kwargs["session_pk"])
             remember_role(self._session.group, user, self._session.__dict__["viewer_role"])
         return self._session

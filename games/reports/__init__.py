@@ -19,6 +19,7 @@ from games.reports.ledger import (
     balances,
     pair_matrix,
     running_totals,
+    sums_of,
     transfers,
 )
 from games.reports.opponents import (
@@ -29,7 +30,7 @@ from games.reports.opponents import (
     opponent_ledger_stream,
 )
 from games.reports.standings import group_standings
-from games.reports.summary import session_opponents, session_summary, settlement
+from games.reports.summary import pair_rows, session_opponents, session_summary, settlement
 
 __all__ = [
     "LEDGER_CSV_HEADER",
@@ -46,11 +47,13 @@ __all__ = [
     "opponent_ledger_csv_stream",
     "opponent_ledger_stream",
     "pair_matrix",
+    "pair_rows",
     "payment_data",
     "payment_list",
     "running_totals",
     "session_opponents",
     "session_summary",
     "settlement",
+    "sums_of",
     "transfers",
 ]

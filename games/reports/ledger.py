@@ -10,9 +10,9 @@ Players are named as they sat down at the session (``Session.seat_names``), in s
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import (
     Case,
@@ -28,7 +28,7 @@ from django.db.models import (
 )
 
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
-from games.models import Group, LedgerEntry, Session
+from games.models import Deal, Group, LedgerEntry, Session
 
 ZERO = Decimal(0)
 
@@ -126,8 +126,14 @@ def night_pairs(session: Session) -> PairSums:
 def pair_sums(ledger: QuerySet[LedgerEntry]) -> PairSums:
     """(a id, b id) -> the units and money that a won from b, summed in the database."""
     rows = ledger.values_list("player_a_id", "player_b_id").annotate(u=Sum("units"), m=Sum("money"))
+    return sums_of(rows.order_by())
+
+
+def sums_of(rows: Iterable[Sequence[Any]]) -> PairSums:
+    """``pair_sums`` from rows of (a id, b id, units, money, ...) as the database summed
+    them, a pair perhaps in both orders."""
     out: PairSums = {}
-    for a, b, units, money in rows.order_by():
+    for a, b, units, money, *_ in rows:
         # One pair may be stored in either order by deals seated differently.
         if a > b:
             a, b, units, money = b, a, -units, -money
@@ -204,6 +210,43 @@ def running_sums(session: Session, field: str) -> Iterator[tuple[int, list[Decim
     for number, *deltas in rows:
         totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
         yield number, totals
+
+
+def running_window(
+    session: Session, field: str, offset: int, limit: int, final: list[Decimal]
+) -> list[tuple[int, list[Decimal]]]:
+    """``running_sums`` from the ``offset``-th active deal (0 the first), at most ``limit``
+    of them, reading only the rows from the window on, whatever the session's length.
+
+    ``final`` is every seated player's total over the whole session (seat order): the total
+    before the window is ``final`` less what the window's deals and those after it add,
+    so the deals before the window are never read (the window at the end, the default,
+    reads its own deals' rows alone)."""
+    active = session.deals.filter(status=Deal.Status.ACTIVE).order_by("number")
+    numbers = list(active.values_list("number", flat=True)[offset : offset + limit])
+    if not numbers:
+        return []
+    columns = _player_columns(session, field)
+    later = session_ledger(session).filter(deal__number__gte=numbers[0])
+    rows = list(
+        later.filter(deal__number__lte=numbers[-1])
+        .values("deal__number")
+        .annotate(**columns)
+        .order_by("deal__number")
+        .values_list("deal__number", *columns)
+    )
+    after: dict[str, Decimal | None] = dict.fromkeys(columns, ZERO)
+    if active.filter(number__gt=numbers[-1]).exists():
+        after = later.filter(deal__number__gt=numbers[-1]).aggregate(**columns)
+    totals = [
+        start - sum((row[k + 1] for row in rows), ZERO) - (after[column] or ZERO)
+        for k, (start, column) in enumerate(zip(final, columns, strict=True))
+    ]
+    out = []
+    for number, *deltas in rows:
+        totals = [total + delta for total, delta in zip(totals, deltas, strict=True)]
+        out.append((number, totals))
+    return out
 
 
 class Runs(NamedTuple):

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Q, Sum
 
 from games.engine.tally import tally
@@ -45,6 +46,9 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
     # Read through a cursor, a chunk at a time: memory stays flat however long the session.
     stored = active.filter(tally__isnull=False).values_list("tally", flat=True)
     older = active.filter(tally__isnull=True).values_list("result", flat=True)
+    if connection.vendor == "postgresql":  # the database adds up the stored tallies
+        _add_summed(counts, _summed_tallies(session))
+        stored = stored.none()
     tallies: Iterator[Any] = itertools.chain(
         stored.iterator(CHUNK), (tally(result) for result in older.iterator(CHUNK))
     )
@@ -60,7 +64,42 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
     return counts
 
 
-def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]:
+_COUNTED = ("fouls", "surrenders", "scoops", "naturals", "royalty_rows")
+
+
+def _summed_tallies(session: Session) -> list[tuple[Any, ...]]:
+    """PostgreSQL: the stored tallies of the session's active deals added up per player
+    name in one query (name, deals, each count, royalties), instead of read one by one."""
+    counted = ", ".join(f"SUM((t.value->>'{key}')::int)" for key in _COUNTED)
+    deals = connection.ops.quote_name(Deal._meta.db_table)
+    sql = (
+        f"SELECT t.key, COUNT(*), {counted}, SUM((t.value->>'royalties')::numeric)"
+        f" FROM {deals} d CROSS JOIN LATERAL jsonb_each(d.tally) t"
+        " WHERE d.session_id = %s AND d.status = %s AND d.tally IS NOT NULL GROUP BY t.key"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [session.pk, Deal.Status.ACTIVE])
+        return list(cursor.fetchall())
+
+
+def _add_summed(counts: dict[str, dict[str, Any]], rows: Iterable[tuple[Any, ...]]) -> None:
+    for name, deals, *sums, royalties in rows:
+        total = counts.get(name)
+        if total is None:  # a player no longer seated: cannot happen through the services
+            continue
+        total["deals"] += deals
+        for key, value in zip(_COUNTED, sums, strict=True):
+            total[key] += value
+        total["royalties"] += royalties
+
+
+def session_summary(
+    session: Session,
+    *,
+    running: bool = True,
+    window: tuple[int | None, int] | None = None,
+    pairs: ledger.PairSums | None = None,
+) -> dict[str, Any]:
     """Totals, pair matrix, counts per player and the running total after each active deal.
 
     ``players`` (seat order): ``units`` and ``money`` (sums of ledger rows), ``deals``
@@ -73,11 +112,16 @@ def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]
     says the player left on the table; ``reviewed_deals`` tells how many of the ``deals``
     have their review yet (it is computed in the background after each deal).
     A fixed handful of queries, whatever the number of deals. ``running=False`` leaves
-    out ``running`` (one row per deal), for a page that does not show it.
+    out ``running`` (one row per deal), for a page that does not show it. ``window``
+    (offset, limit) lists only ``limit`` of the running totals from the ``offset``-th
+    active deal (0 the first; None: the last ``limit``), the list's length in
+    ``running_count`` and the window's first index in ``running_offset``. ``pairs``: the
+    session's ``pair_sums`` when the caller has them (``pair_rows``).
     """
     name_of = session.seat_names()
     names = list(name_of.values())
-    pairs = ledger.pair_sums(ledger.session_ledger(session))
+    if pairs is None:
+        pairs = ledger.pair_sums(ledger.session_ledger(session))
     net = ledger.nets(pairs)
     matrix = {
         x: ledger.by_name(amounts) for x, amounts in ledger.pair_matrix(session, pairs).items()
@@ -92,10 +136,20 @@ def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]
     if deals["void"]:
         void = list(session.deals.filter(status=Deal.Status.VOID).values_list("number", flat=True))
     counts = _counts(session, names)
+    paged: dict[str, Any] = {}
+    sums: list[tuple[int, list[Decimal]]] = []
+    if running and window is not None:
+        offset, limit = window
+        start = max(0, deals["active"] - limit) if offset is None else offset
+        final = [net.get(pk, ledger.NOTHING).units for pk in name_of]
+        sums = ledger.running_window(session, "units", start, limit, final)
+        paged = {"running_count": deals["active"], "running_offset": start}
+    elif running:
+        sums = list(ledger.running_sums(session, "units"))
     if running:
         running_units = [
             {"deal": number, "units": dict(zip(names, totals, strict=True))}
-            for number, totals in ledger.running_sums(session, "units")
+            for number, totals in sums
         ]
 
     missed = _units_missed(session)
@@ -118,7 +172,7 @@ def session_summary(session: Session, *, running: bool = True) -> dict[str, Any]
         "void_deals": sorted(void),
         "players": players,
         "pairs": matrix,
-    } | ({"running": running_units} if running else {})
+    } | ({"running": running_units, **paged} if running else {})
 
 
 def _units_missed(session: Session) -> dict[int, Decimal]:
@@ -128,12 +182,14 @@ def _units_missed(session: Session) -> dict[int, Decimal]:
     return {row["player"]: row["total"] for row in totals}
 
 
-def settlement(session: Session) -> dict[str, Any]:
+def settlement(session: Session, pairs: ledger.PairSums | None = None) -> dict[str, Any]:
     """Who pays whom to settle the session's money: the fewest transfers, and pair by pair.
 
-    Each transfer is ``{"from": payer, "to": payee, "amount": Decimal}``.
+    Each transfer is ``{"from": payer, "to": payee, "amount": Decimal}``. ``pairs``: the
+    session's ``pair_sums`` when the caller has them.
     """
-    pairs = ledger.pair_sums(ledger.session_ledger(session))
+    if pairs is None:
+        pairs = ledger.pair_sums(ledger.session_ledger(session))
     net = {name: amounts.money for name, amounts in ledger.balances(session, pairs).items()}
 
     def listed(transfers: Iterable[tuple[str, str, Decimal]]) -> list[dict[str, Any]]:
@@ -150,17 +206,29 @@ def settlement(session: Session) -> dict[str, Any]:
     }
 
 
-def session_opponents(session: Session) -> dict[str, list[dict[str, Any]]]:
-    """Each seated player's net ``units`` and ``money`` against each opponent over the
-    session's active deals, with the number of ``deals`` they played together; by name,
-    seat order, opponents by name. One query, whatever the number of deals."""
-    name_of = session.seat_names()
-    rows = (
+def pair_rows(session: Session) -> list[tuple[Any, ...]]:
+    """The session's ledger summed pair by pair in one query: (a id, b id, units, money,
+    deals), a pair perhaps in both orders. A page that shows the summary, the settlement
+    and ``session_opponents`` reads them once (``ledger.sums_of`` turns them into the
+    ``pairs`` the first two take)."""
+    return list(
         ledger.session_ledger(session)
         .values_list("player_a_id", "player_b_id")
         .annotate(u=Sum("units"), m=Sum("money"), n=Count("pk"))
         .order_by()
     )
+
+
+def session_opponents(
+    session: Session, rows: list[tuple[Any, ...]] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Each seated player's net ``units`` and ``money`` against each opponent over the
+    session's active deals, with the number of ``deals`` they played together; by name,
+    seat order, opponents by name. One query (none given ``pair_rows``), whatever the
+    number of deals."""
+    name_of = session.seat_names()
+    if rows is None:
+        rows = pair_rows(session)
     against: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in name_of.values()}
     for a, b, units, money, deals in rows:
         for me, other, sign in ((a, b, 1), (b, a, -1)):

@@ -28,8 +28,9 @@ from games.errors import (
     ServiceError,
     SessionClosed,
 )
-from games.models import Deal, DealRevision, LedgerEntry, PairStake, Session, SessionSeat
+from games.models import Deal, DealRevision, LedgerEntry, Session
 from games.permissions import require_member, require_owner
+from games.services.deal_write import DealTable, at_once, deal_table, insert_at_once
 from games.services.reviews import review_after_commit
 from games.services.sessions import close_at_target, fantasyland, lock_open_session
 from games.sitting_out import SAT_OUT, is_sat_out, playing, score_playing
@@ -86,7 +87,12 @@ def record_or_replay(
     # A session's game, rules and seats never change once it starts, and a stake applies
     # from whenever it is set: all are read before the session is locked, to hold the lock
     # as briefly as possible.
-    seated, pair_stakes = _table(session)
+    table = deal_table(session)
+    seated, pair_stakes = table
+    if at_once(session):
+        deal = _record_at_once(session, table, request_players, by, idempotency_key, sent)
+        if deal is not None:
+            return Recorded(deal, created=True)
     try:
         with transaction.atomic():
             number = _next_deal_number(session)
@@ -167,30 +173,40 @@ def checked_reason(reason: str) -> str:
     return reason
 
 
-class _Table(NamedTuple):
-    seated: dict[str, int]  # player ids by seat name, in seat order
-    pair_stakes: list[tuple[int, int, Decimal]]  # the group's (player a, player b, multiple)
-
-
-def _table(session: Session) -> _Table:
-    """The session's seats and its group's pair stakes, in one round trip: this runs for
-    every deal recorded, so it is one plain query rather than two of the ORM's. Multipliers
-    come as text, which both databases give exactly (SQLite keeps a decimal as a number)."""
-    seats = connection.ops.quote_name(SessionSeat._meta.db_table)
-    stakes = connection.ops.quote_name(PairStake._meta.db_table)
-    query = (
-        f"SELECT seat, name, player_id, NULL, NULL FROM {seats} WHERE session_id = %s"
-        " UNION ALL SELECT NULL, NULL, player_a_id, player_b_id, CAST(multiplier AS TEXT)"
-        f" FROM {stakes} WHERE group_id = %s"
+def _record_at_once(
+    session: Session,
+    table: DealTable,
+    request_players: Sequence[Mapping[str, Any]],
+    by: User,
+    idempotency_key: str | None,
+    sent: str | None,
+) -> Deal | None:
+    """The deal recorded in one statement (``deal_write.insert_at_once``), or None when
+    the long path must run: it refuses a closed session, replays a key already used and
+    reports a deal the engine refuses in the order it always has."""
+    seated, pair_stakes = table
+    try:
+        players = _checked_players(request_players, seated, {})
+        stakes = _stakes(session.group.unit_value, pair_stakes, playing(players).players, seated)
+        request = {"players": players, "stakes": stakes}
+        result = score_playing({"rules": session.rules, **request})
+        ledger = ledger_entries(Deal(), result, seated)
+    except ScoreError:
+        return None
+    deal = insert_at_once(
+        session,
+        by,
+        request=request,
+        result=result,
+        tally=tally(result),
+        idempotency_key=idempotency_key,
+        fingerprint=sent,
+        ledger=ledger,
     )
-    with connection.cursor() as cursor:
-        cursor.execute(query, [session.pk, session.group_id])
-        rows = cursor.fetchall()
-    seated = {
-        name: player for seat, name, player, _, _ in sorted(r for r in rows if r[0] is not None)
-    }
-    pair_stakes = sorted((a, b, Decimal(m)) for seat, _, a, b, m in rows if seat is None)
-    return _Table(seated, pair_stakes)
+    if deal is not None:
+        session.last_deal_number = deal.number
+        review_after_commit(deal)
+    return deal
 
 
 class _Replayed(Exception):

@@ -201,7 +201,10 @@ def close_at_target(session: Session) -> str | None:
 
 def closed_at_target(session: Session) -> str | None:
     """Why the session was closed by its target score ("Di lost 33, the target is 30"),
-    read afresh; None while it is open or when someone closed it."""
+    read afresh; None while it is open or when someone closed it (or the game has no
+    target score, without a query)."""
+    if "target_score" not in GAMES[session.game].options or session.target_score is None:
+        return None
     closed = Session.objects.filter(
         pk=session.pk, status=Session.Status.CLOSED, closed_by__isnull=True
     ).exists()

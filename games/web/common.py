@@ -12,7 +12,8 @@ from django.shortcuts import get_object_or_404
 from games.engine import Rules
 from games.errors import ServiceError
 from games.models import Group, Membership, Session
-from games.permissions import NotAllowed, role_of
+from games.permissions import NotAllowed, remember_role, role_of
+from games.services.deal_write import names_read_with, with_deal_table
 
 
 def user_of(request: HttpRequest) -> User:
@@ -38,13 +39,29 @@ def session_for(request: HttpRequest, pk: int) -> tuple[Session, str]:
     return session, role
 
 
+def deal_session_for(request: HttpRequest, pk: int) -> tuple[Session, str]:
+    """``session_for`` for the deal form: the session, the user's role, its seats and its
+    group's pair stakes in one query (what recording a deal reads first)."""
+    user = user_of(request)
+    sessions = (
+        Session.objects.filter(group__memberships__user=user)
+        .annotate(viewer_role=models.F("group__memberships__role"))
+        .select_related("group")
+    )
+    session = get_object_or_404(with_deal_table(sessions), pk=pk)
+    role = str(session.__dict__["viewer_role"])
+    remember_role(session.group, user, role)
+    return session, role
+
+
 def require_owner_role(role: str) -> None:
     if role != Membership.Role.OWNER:
         raise NotAllowed("only an owner of the group may do this")
 
 
 def seat_names(session: Session) -> list[str]:
-    return list(session.seat_names().values())
+    read = names_read_with(session)
+    return list(session.seat_names().values()) if read is None else read
 
 
 def session_rules(session: Session) -> Rules:

@@ -27,6 +27,7 @@ from games.models import Deal, Session
 from games.present import game_name, picker_rows, signed
 from games.web import entry
 from games.web.common import (
+    deal_session_for,
     require_owner_role,
     saved_keys,
     seat_names,
@@ -212,7 +213,7 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
 @login_required
 @require_http_methods(["GET", "POST"])
 def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
-    session, _ = session_for(request, pk)
+    session, _ = deal_session_for(request, pk)
     if not session.is_open:
         messages.error(request, "This session is closed: its deals are read-only.")
         return redirect("web:summary", pk=session.pk)

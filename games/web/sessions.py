@@ -124,9 +124,11 @@ def _job_urls(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[st
 def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's end: totals, who pays whom, each player's ledger against each opponent."""
     session, role = session_for(request, pk)
-    summary = reports.session_summary(session, running=False)
+    rows = reports.pair_rows(session)  # the ledger summed pair by pair, once for the page
+    pairs = reports.sums_of(rows)
+    summary = reports.session_summary(session, running=False, pairs=pairs)
     currency = summary["currency"]
-    settle = reports.settlement(session)
+    settle = reports.settlement(session, pairs)
     players = [
         p
         | {
@@ -137,7 +139,7 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for p in summary["players"]
     ]
-    against = reports.session_opponents(session)
+    against = reports.session_opponents(session, rows)
     ledgers = [
         {
             "name": p["name"],

@@ -1,0 +1,192 @@
+"""Recording a deal in few database round trips (issue 18).
+
+A deal needs its session's seats and its group's pair stakes before it is scored, and then
+three writes: the session's next number, the deal, its ledger rows. Done one by one that is
+a transaction of six statements. Here:
+
+- the seats and stakes come in the same query as the session itself
+  (``with_deal_table``: two JSON columns added to the view's query), or in one plain
+  query when the session was read without them (``deal_table``);
+- on PostgreSQL the three writes are one statement (``insert_at_once``): a data-modifying
+  ``WITH`` that bumps ``last_deal_number`` (locking the session row, so concurrent entries
+  still queue), inserts the deal under that number and its ledger rows under the new id.
+  One statement is its own transaction: no BEGIN, COMMIT or savepoint is sent. An
+  idempotency key already used makes the insert fail on the unique (session, key)
+  constraint, which undoes the whole statement; a closed session inserts nothing. Either
+  way the caller takes the long path (``games.services.deals``), which says why, exactly
+  as before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet, TextField
+from django.db.models.expressions import RawSQL
+
+from games.engine.games import GAMES
+from games.models import Deal, LedgerEntry, PairStake, Session, SessionSeat
+
+
+class DealTable(NamedTuple):
+    seated: dict[str, int]  # player ids by seat name, in seat order
+    pair_stakes: list[tuple[int, int, Decimal]]  # the group's (player a, player b, multiple)
+
+
+def _quoted(model: type[Any]) -> str:
+    return str(connection.ops.quote_name(model._meta.db_table))
+
+
+def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
+    """``sessions`` with each one's seats and its group's pair stakes read in the same
+    query (as JSON text), for ``deal_table`` to take without a query of its own."""
+    seats, stakes, session = _quoted(SessionSeat), _quoted(PairStake), _quoted(Session)
+    if connection.vendor == "postgresql":
+        agg, row = "json_agg", "json_build_array"
+    else:
+        agg, row = "json_group_array", "json_array"
+    seats_sql = (
+        f"SELECT CAST({agg}({row}(s.seat, s.name, s.player_id)) AS TEXT) FROM {seats} s"
+        f" WHERE s.session_id = {session}.id"
+    )
+    stakes_sql = (
+        f"SELECT CAST({agg}({row}(p.player_a_id, p.player_b_id, CAST(p.multiplier AS TEXT)))"
+        f" AS TEXT) FROM {stakes} p WHERE p.group_id = {session}.group_id"
+    )
+    return sessions.annotate(
+        deal_table_seats=RawSQL(seats_sql, (), output_field=TextField()),
+        deal_table_stakes=RawSQL(stakes_sql, (), output_field=TextField()),
+    )
+
+
+def deal_table(session: Session) -> DealTable:
+    """The session's seats and its group's pair stakes: from ``with_deal_table``'s columns
+    when the session was read with them (once: a stake may change between two deals
+    recorded on the same object), else in one plain query."""
+    if "deal_table_seats" in session.__dict__:
+        seat_rows = json.loads(session.__dict__.pop("deal_table_seats") or "[]")
+        stake_rows = json.loads(session.__dict__.pop("deal_table_stakes") or "[]")
+    else:
+        seat_rows, stake_rows = _read_table(session)
+    seated = {name: int(player) for _, name, player in sorted(seat_rows)}
+    pair_stakes = sorted((int(a), int(b), Decimal(m)) for a, b, m in stake_rows)
+    return DealTable(seated, pair_stakes)
+
+
+def names_read_with(session: Session) -> list[str] | None:
+    """The seated names in seat order, when ``with_deal_table`` read them with the session
+    (left there for ``deal_table``); None otherwise."""
+    if "deal_table_seats" not in session.__dict__:
+        return None
+    return [name for _, name, _ in sorted(json.loads(session.__dict__["deal_table_seats"]))]
+
+
+def _read_table(session: Session) -> tuple[list[Any], list[Any]]:
+    """Seats and stakes in one round trip; multipliers as text, which both databases give
+    exactly (SQLite keeps a decimal as a number)."""
+    query = (
+        f"SELECT seat, name, player_id, NULL, NULL FROM {_quoted(SessionSeat)}"
+        " WHERE session_id = %s UNION ALL SELECT NULL, NULL, player_a_id, player_b_id,"
+        f" CAST(multiplier AS TEXT) FROM {_quoted(PairStake)} WHERE group_id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, [session.pk, session.group_id])
+        rows = cursor.fetchall()
+    seats = [(seat, name, player) for seat, name, player, _, _ in rows if seat is not None]
+    stakes = [(a, b, m) for seat, _, a, b, m in rows if seat is None]
+    return seats, stakes
+
+
+def at_once(session: Session) -> bool:
+    """Whether the session's next deal can be recorded in one statement: on PostgreSQL,
+    unless recording it reads the earlier deals (who is in fantasy land, open-face; or
+    whether a loss reached the target score, Big Two)."""
+    game = GAMES[session.game]
+    target = "target_score" in game.options and session.target_score is not None
+    return connection.vendor == "postgresql" and not (game.has_fantasyland or target)
+
+
+def insert_at_once(
+    session: Session,
+    by: User,
+    *,
+    request: Mapping[str, Any],
+    result: Mapping[str, Any],
+    tally: Any,
+    idempotency_key: str | None,
+    fingerprint: str | None,
+    ledger: list[LedgerEntry],
+) -> Deal | None:
+    """The deal stored under the session's next number with its ledger rows, in one
+    statement (PostgreSQL); None when nothing was stored (another database, a closed
+    session, an idempotency key already used, a race lost): the caller then takes the long
+    path, which tells which."""
+    if connection.vendor != "postgresql":
+        return None
+    deal = Deal(
+        session=session,
+        number=0,
+        request=request,
+        rules=session.rules,
+        result=result,
+        tally=tally,
+        idempotency_key=idempotency_key,
+        idempotency_fingerprint=fingerprint,
+        created_by=by,
+    )
+    columns, values, params = [], [], []
+    for field in Deal._meta.local_concrete_fields:
+        if field.primary_key:
+            continue
+        columns.append(connection.ops.quote_name(str(field.column)))
+        if field.attname == "number":
+            values.append("num.last_deal_number")
+            continue
+        values.append(f"CAST(%s AS {field.db_type(connection)})")
+        params.append(field.get_db_prep_save(field.pre_save(deal, True), connection))
+    kinds = {f.attname: f.db_type(connection) for f in LedgerEntry._meta.local_concrete_fields}
+    arrays = [
+        [entry.player_a_id for entry in ledger],
+        [entry.player_b_id for entry in ledger],
+        [entry.units for entry in ledger],
+        [entry.money for entry in ledger],
+    ]
+    sql = (
+        f"WITH num AS (UPDATE {_quoted(Session)} SET last_deal_number = last_deal_number + 1"
+        " WHERE id = %s AND status = %s RETURNING last_deal_number),"
+        f" deal AS (INSERT INTO {_quoted(Deal)} ({', '.join(columns)})"
+        f" SELECT {', '.join(values)} FROM num RETURNING id, number),"
+        f" ledger AS (INSERT INTO {_quoted(LedgerEntry)}"
+        " (kind, deal_id, player_a_id, player_b_id, units, money)"
+        " SELECT %s, deal.id, l.a, l.b, l.u, l.m FROM deal, unnest("
+        f"CAST(%s AS {kinds['player_a_id']}[]), CAST(%s AS {kinds['player_b_id']}[]),"
+        f" CAST(%s AS {kinds['units']}[]), CAST(%s AS {kinds['money']}[])) AS l(a, b, u, m))"
+        " SELECT id, number FROM deal"
+    )
+    params = [session.pk, Session.Status.OPEN, *params, LedgerEntry.Kind.DEAL, *arrays]
+    try:
+        if connection.in_atomic_block:  # (a test's transaction): a failure must not end it
+            with transaction.atomic():
+                row = _execute(sql, params)
+        else:  # one statement, its own transaction
+            row = _execute(sql, params)
+    except IntegrityError:
+        return None
+    if row is None:
+        return None
+    deal.pk, deal.number = int(row[0]), int(row[1])
+    deal._state.adding = False
+    deal._state.db = connection.alias
+    return deal
+
+
+def _execute(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row: tuple[Any, ...] | None = cursor.fetchone()
+    return row
