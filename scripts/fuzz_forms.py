@@ -57,6 +57,19 @@ FORMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("deal-void", "/sessions/{session}/deals/1/void/", ("reason",)),
     ("deal-restore", "/sessions/{session}/deals/1/restore/", ("reason",)),
     ("session-close", "/sessions/{session}/close/", ("confirm",)),
+    ("session-settle", "/sessions/{session}/settle/", ("how",)),
+    (
+        "payment-new",
+        "/groups/{group}/payments/new/",
+        ("payer", "payee", "amount", "date", "note", "session", "confirmed", "next"),
+    ),
+    ("payment-confirm", "/groups/{group}/payments/1/confirm/", ("next",)),
+    ("payment-void", "/groups/{group}/payments/1/void/", ("reason", "next")),
+    (
+        "payment-edit",
+        "/groups/{group}/payments/1/edit/",
+        ("payer", "payee", "amount", "date", "note", "reason"),
+    ),
     ("login", "/accounts/login/", ("username", "password")),
     ("logout", "/accounts/logout/", ("next",)),
 )
