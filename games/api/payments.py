@@ -14,6 +14,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
+from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -72,6 +73,10 @@ class StatementQuery(DateRange):
     opponent = serializers.IntegerField(required=False)
 
 
+# GET groups/{id}/payments/ and POST sessions/{id}/payments/ answer a list of payments.
+LIST_OF_OBJECTS = build_array_type(build_basic_type(OpenApiTypes.OBJECT) or {})
+
+
 def _player(group: Group, pk: int, field: str) -> Player:
     player = group.players.filter(pk=pk).first()
     if player is None:
@@ -108,7 +113,7 @@ def _detail(payment: Payment) -> dict[str, Any]:
         OpenApiParameter("player", OpenApiTypes.INT, description="paid or received by"),
         OpenApiParameter("session", OpenApiTypes.INT, description="settling one night"),
     ],
-    responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
+    responses={200: LIST_OF_OBJECTS, 201: OpenApiTypes.OBJECT},
 )
 @api_view(["GET", "POST"])
 def group_payments(request: Request, pk: int) -> Response:
@@ -193,7 +198,7 @@ def payment_void(request: Request, pk: int, payment_pk: int) -> Response:
     return Response(_detail(payment))
 
 
-@extend_schema(request=Settle, responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT})
+@extend_schema(request=Settle, responses={200: OpenApiTypes.OBJECT, 201: LIST_OF_OBJECTS})
 @api_view(["GET", "POST"])
 def session_payments(request: Request, pk: int) -> Response:
     """GET: the night's payments and what each player still has outstanding, with the
