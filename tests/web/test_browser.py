@@ -250,7 +250,10 @@ def test_the_sheet_button_gives_a_link_to_the_rendered_pdf(
     sheet = page.locator("#pdfs li").first
     sheet.get_by_role("button", name="Score sheet (PDF)").click()
     link = sheet.get_by_role("link", name="Download")
-    expect(link).to_have_attribute("href", re.compile(r"/api/v1/documents/\d+/download/$"))
+    # The first sheet of a process loads WeasyPrint and its fonts: seconds on a busy machine.
+    expect(link).to_have_attribute(
+        "href", re.compile(r"/api/v1/documents/\d+/download/$"), timeout=30_000
+    )
     pdf = page.request.get(str(link.get_attribute("href")))
     assert pdf.status == 200
     assert pdf.headers["content-type"] == "application/pdf"
