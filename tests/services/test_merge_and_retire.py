@@ -116,7 +116,7 @@ def test_everything_of_the_merged_player_follows(
     two_nights: tuple[Session, Session],
     ann_user: User,
 ) -> None:
-    first, second = two_nights
+    _, second = two_nights
     ann = players["Ann"]
     before, money_before = standing(group), balance(group)
     ann_against, anne_against = against(group, ann), against(group, anne)
@@ -154,9 +154,12 @@ def test_everything_of_the_merged_player_follows(
     assert record.kept_name == "Ann" and record.gone_name == "Anne"
     assert record.moved["seats"] == 1 and record.moved["payments"] == 2
     assert record.moved["stakes"] == 1 and record.moved["stakes_dropped"] == 2
-    assert record.moved["ledger"] == LedgerEntry.objects.filter(
-        deal__session=second, player_a=ann
-    ).count() + LedgerEntry.objects.filter(deal__session=second, player_b=ann).count() + 1
+    assert (
+        record.moved["ledger"]
+        == LedgerEntry.objects.filter(deal__session=second, player_a=ann).count()
+        + LedgerEntry.objects.filter(deal__session=second, player_b=ann).count()
+        + 1
+    )
     assert PlayerMerge.objects.get().merged_by == ann_user
     # Against each opponent, Ann now has what Anne had plus her own (Anne was no opponent:
     # they never sat together).
