@@ -31,6 +31,7 @@ from games.models import (
     Player,
     PlayerMerge,
     ReviewLine,
+    Session,
     SessionSeat,
 )
 from games.permissions import require_owner
@@ -58,6 +59,15 @@ def merge_players(group: Group, keep: Player, gone: Player, by: User) -> PlayerM
         if len(locked) != 2:
             raise ServiceError(_("into: the player is no longer in the group"), "into")
         kept, merged = locked[keep.pk], locked[gone.pk]
+        # The sessions and payments that move, locked: a deal recorded or a payment
+        # confirmed meanwhile waits, then finds its rows pointing at the kept player.
+        moving = SessionSeat.objects.filter(player=merged).values_list("session_id", flat=True)
+        list(Session.objects.select_for_update().filter(pk__in=list(moving)).order_by("pk"))
+        list(
+            Payment.objects.select_for_update()
+            .filter(Q(payer=merged) | Q(payee=merged))
+            .order_by("pk")
+        )
         _refuse_conflicts(kept, merged)
         moved = _move(kept, merged)
         record = PlayerMerge.objects.create(
