@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import User
 from django.db.models import Max, Model, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -244,9 +245,13 @@ class PlayerViewSet(
             same = same_as(into, players.values_list("name", flat=True))
             player = None if same is None else players.filter(name=same).first()
         else:
-            raise ServiceError("into: a player's id or name", "into")
+            raise ServiceError(_("into: a player's id or name"), "into")
         if player is None:
-            raise ServiceError(f"into: {self.group.name} has no player {into!r}", "into")
+            raise ServiceError(
+                _("into: %(group)s has no player %(into)r")
+                % {"group": self.group.name, "into": into},
+                "into",
+            )
         return player
 
 
