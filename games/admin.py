@@ -24,6 +24,7 @@ from games.models import (
     Payment,
     PaymentRevision,
     Player,
+    PlayerMerge,
     RuleSet,
     Session,
     SessionSeat,
@@ -68,8 +69,16 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("name", "group", "user")
+    list_display = ("name", "group", "user", "retired_at")
     search_fields = ("name",)
+    list_filter = ("group",)
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(ReadOnly, admin.ModelAdmin):
+    """Read-only: the record of a merge (games.services.merges)."""
+
+    list_display = ("gone_name", "kept_name", "group", "merged_by", "merged_at")
     list_filter = ("group",)
 
 

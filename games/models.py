@@ -66,6 +66,12 @@ class Player(models.Model):
         blank=True,
         related_name="players",
     )
+    retired_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="set while the player is retired: kept in every report, offered for no new"
+        " session",
+    )
 
     class Meta:
         ordering = ("name",)
@@ -80,6 +86,10 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_retired(self) -> bool:
+        return self.retired_at is not None
 
 
 class RuleSet(models.Model):
@@ -388,3 +398,4 @@ from games.jobs import ImportJob as ImportJob  # noqa: E402
 from games.jobs import _document_path as _document_path  # noqa: E402  (migration 0004)
 from games.payment_rows import Payment as Payment  # noqa: E402
 from games.payment_rows import PaymentRevision as PaymentRevision  # noqa: E402
+from games.player_rows import PlayerMerge as PlayerMerge  # noqa: E402

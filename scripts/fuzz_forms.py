@@ -46,6 +46,7 @@ FORMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("group", "/groups/{group}/", ("name",)),
     ("rules", "/groups/{group}/rules/", RULE_FIELDS),
     ("stakes", "/groups/{group}/stakes/", ("unit_value", "currency", "multiplier", "first")),
+    ("group-player", "/groups/{group}/players/{player}/", ("action", "name", "into")),
     (
         "session-new",
         "/groups/{group}/sessions/new/",

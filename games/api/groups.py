@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import User
 from django.db.models import Max, Model, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -29,6 +30,7 @@ from games.api import serializers as s
 from games.engine import PRESETS, Rules
 from games.errors import ServiceError
 from games.models import Group, Membership, PairStake, Player, RuleSet
+from games.services.names import same_as
 
 M = TypeVar("M", bound=Model)
 
@@ -184,7 +186,8 @@ class PlayerViewSet(
     GroupScopedViewSet[Player],
 ):
     """The group's players: any member adds one (a guest, or linked to a member's user).
-    Owners rename them, link or unlink their user, and delete one who never sat down."""
+    Owners rename them, link or unlink their user, retire them or bring them back, merge
+    one into another, and delete one who never sat down."""
 
     serializer_class = s.PlayerSerializer
 
@@ -215,12 +218,41 @@ class PlayerViewSet(
         if "username" in data:
             username = data["username"]
             changes["user"] = None if username is None else user_named(username)
+        if "retired" in data:
+            changes["retired"] = data["retired"]
         player = services.update_player(self.get_object(), current_user(request), **changes)
         return Response(self.get_serializer(self.get_queryset().get(pk=player.pk)).data)
 
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         services.delete_player(self.get_object(), by=current_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=s.PlayerMergeRequestSerializer, responses=s.PlayerMergeSerializer)
+    @action(detail=True, methods=["post"])
+    def merge(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Merge this player into ``into`` (owners): everything of theirs follows."""
+        gone = self.get_object()
+        into = validated(s.PlayerMergeRequestSerializer, request.data)["into"]
+        keep = self._named_or_numbered(into)
+        record = services.merge_players(self.group, keep, gone, by=current_user(request))
+        return Response(s.PlayerMergeSerializer(record).data)
+
+    def _named_or_numbered(self, into: Any) -> Player:
+        players = self.group.players.select_related("user")
+        if isinstance(into, int) and not isinstance(into, bool):
+            player = players.filter(pk=into).first()
+        elif isinstance(into, str):
+            same = same_as(into, players.values_list("name", flat=True))
+            player = None if same is None else players.filter(name=same).first()
+        else:
+            raise ServiceError(_("into: a player's id or name"), "into")
+        if player is None:
+            raise ServiceError(
+                _("into: %(group)s has no player %(into)r")
+                % {"group": self.group.name, "into": into},
+                "into",
+            )
+        return player
 
 
 class RuleSetViewSet(

@@ -125,9 +125,13 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         source="user.username", read_only=True, allow_null=True, default=None
     )
 
+    retired = serializers.BooleanField(
+        source="is_retired", read_only=True, help_text="kept in history, seated at no new session"
+    )
+
     class Meta:
         model = Player
-        fields = ("id", "name", "username")
+        fields = ("id", "name", "username", "retired", "retired_at")
         read_only_fields = fields
 
 
@@ -147,6 +151,29 @@ class PlayerUpdateSerializer(serializers.Serializer[Any]):
         required=False,
         allow_null=True,
         help_text="link the player to a member of the group; null unlinks",
+    )
+    retired = serializers.BooleanField(
+        required=False,
+        help_text="true retires the player (kept in history, seated at no new session);"
+        " false brings them back",
+    )
+
+
+class PlayerMergeRequestSerializer(serializers.Serializer[Any]):
+    into = serializers.JSONField(
+        help_text="the player who stays (an id, or a name): this player's seats, ledger rows,"
+        " payments, stakes and user follow them, and this player is deleted"
+    )
+
+
+class PlayerMergeSerializer(serializers.Serializer[Any]):
+    kept = PlayerSerializer(read_only=True)
+    kept_name = serializers.CharField(read_only=True)
+    gone_name = serializers.CharField(read_only=True)
+    merged_by = serializers.CharField(source="merged_by.username", read_only=True, default=None)
+    merged_at = serializers.DateTimeField(read_only=True)
+    moved = serializers.DictField(
+        child=serializers.IntegerField(), read_only=True, help_text="rows that followed, by kind"
     )
 
 

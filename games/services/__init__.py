@@ -34,6 +34,7 @@ from games.services.groups import (
     set_rules,
     update_group,
 )
+from games.services.merges import merge_players
 from games.services.payments import (
     confirm_payment,
     edit_payment,
@@ -85,6 +86,7 @@ __all__ = [
     "export_group",
     "fantasyland",
     "import_group",
+    "merge_players",
     "record_deal",
     "record_or_replay",
     "record_payment",

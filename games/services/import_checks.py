@@ -62,6 +62,7 @@ class RuleSetRow(NamedTuple):
 class PlayerRow(NamedTuple):
     name: str
     user: str | None
+    retired_at: datetime.datetime | None = None
 
 
 class StakeRow(NamedTuple):
@@ -126,7 +127,11 @@ def players(data: Mapping[str, Any]) -> list[PlayerRow]:
         clash = same_as(called, out)
         if clash is not None:
             refuse(at(path, "name"), f"there is already a player named {clash!r}")
-        out[called] = PlayerRow(called, username(entry.get("user"), at(path, "user")))
+        out[called] = PlayerRow(
+            called,
+            username(entry.get("user"), at(path, "user")),
+            moment(entry.get("retired_at"), at(path, "retired_at")),
+        )
     return list(out.values())
 
 

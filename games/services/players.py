@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from games.errors import HasHistory, ServiceError
 from games.models import Group, PairStake, Payment, Player
@@ -56,13 +57,20 @@ _UNCHANGED: Any = object()
 
 
 def update_player(
-    player: Player, by: User, *, name: str | None = None, user: User | None = _UNCHANGED
+    player: Player,
+    by: User,
+    *,
+    name: str | None = None,
+    user: User | None = _UNCHANGED,
+    retired: bool | None = None,
 ) -> Player:
-    """Owners rename a player or link them to a member's user (``user=None`` unlinks).
+    """Owners rename a player, link them to a member's user (``user=None`` unlinks), or
+    retire them (``retired=True``) and bring them back (``retired=False``).
 
-    Names stay unique in the group. Deals keep the names they were scored under: each
-    session seats a player under the name they sat down with (``SessionSeat.name``), so a
-    new name is used from the next session on.
+    Names stay unique in the group, retired players' included. Deals keep the names they
+    were scored under: each session seats a player under the name they sat down with
+    (``SessionSeat.name``), so a new name is used from the next session on. A retired
+    player keeps all their history but is seated at no new session.
     """
     changes: dict[str, Any] = {}
     if name is not None:
@@ -84,6 +92,8 @@ def update_player(
             if user is not None:
                 _check_not_linked(group, user, but=locked)
             changes["user"] = user
+        if retired is not None and retired != locked.is_retired:
+            changes["retired_at"] = timezone.now() if retired else None
         for field, value in changes.items():
             setattr(locked, field, value)
         if changes:

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import Rules
 from games.engine.bigtwo import target_reached as engine_target_reached
@@ -93,6 +94,13 @@ def start_session(
         gone = [p.name for p in players if p.pk not in names]
         if gone:
             raise ServiceError(f"players: no longer in the group: {', '.join(gone)}", "players")
+        retired = sorted(seated.filter(retired_at__isnull=False).values_list("name", flat=True))
+        if retired:
+            raise ServiceError(
+                _("players: %(names)s retired: bring them back on the group page first")
+                % {"names": ", ".join(retired)},
+                "players",
+            )
         SessionSeat.objects.bulk_create(
             SessionSeat(session=session, player=player, seat=k, name=names[player.pk])
             for k, player in enumerate(players, start=1)

@@ -121,7 +121,7 @@ def _export_head(group: Group) -> dict[str, Any]:
             for m in group.memberships.select_related("user").order_by("pk")
         ],
         "players": [
-            {"name": p.name, "user": _username(p.user)}
+            {"name": p.name, "user": _username(p.user), "retired_at": _when(p.retired_at)}
             for p in group.players.select_related("user").order_by("pk")
         ],
         "rule_sets": [
@@ -305,7 +305,9 @@ def restore(data: Any, group: Group) -> Restored:
         return user(name)
 
     by_name = {
-        row.name: Player.objects.create(group=group, name=row.name, user=link(row.user))
+        row.name: Player.objects.create(
+            group=group, name=row.name, user=link(row.user), retired_at=row.retired_at
+        )
         for row in players
     }
     for stake in stakes:

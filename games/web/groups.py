@@ -62,6 +62,7 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
         row["units_text"] = signed(row["units"])
         row["money_text"] = money_in(row["money"], group.currency)
     players = list(group.players.all())
+    merges = list(group.merges.select_related("merged_by")[:20])
     stakes = [
         (stake, units(stake.multiplier))
         for stake in group.pair_stakes.select_related("player_a", "player_b")
@@ -77,6 +78,7 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
         "rule_set": rule_set,
         "rules_summary": _rules_summary(rule_set.spec, rule_set.rules),
         "players": players,
+        "merges": merges,
         "stakes": stakes,
         "unit_value": money(group.unit_value),  # "0.50", as the sheets write it
         "unit_value_input": decimal_text(group.unit_value),  # as typed: no separators

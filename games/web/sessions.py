@@ -45,6 +45,7 @@ def session_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Pick the game, two to four players in seat order, and tonight's rules."""
     group, role = group_for(request, pk)
     players = list(group.players.all())
+    offered = [p for p in players if not p.is_retired]  # retired: kept in history only
     rule_set = group.current_rule_set()
     values: Mapping[str, Any] = request.POST if request.method == "POST" else {}
     errors: dict[str, str] = {}
@@ -86,7 +87,7 @@ def session_new(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("web:deal", pk=session.pk)
     context = {
         "group": group,
-        "players": players,
+        "players": offered,
         "values": values,
         "seats": [(k, str(values.get(f"seat{k}", ""))) for k in range(1, 5)],
         "errors": errors,

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.web import deals, groups, payments, scoreboard, sessions
+from games.web import deals, groups, payments, players, scoreboard, sessions
 
 app_name = "web"
 
@@ -18,6 +18,7 @@ urlpatterns = [
     path("groups/<int:pk>/", groups.group_detail, name="group"),
     path("groups/<int:pk>/rules/", groups.group_rules, name="rules"),
     path("groups/<int:pk>/stakes/", groups.group_stakes, name="stakes"),
+    path("groups/<int:pk>/players/<int:player_pk>/", players.group_player, name="group-player"),
     path("groups/<int:pk>/balances/", payments.group_balances, name="balances"),
     path("groups/<int:pk>/payments/new/", payments.payment_new, name="payment-new"),
     path(

@@ -25,6 +25,7 @@ def test_the_schema_is_valid_yaml_naming_every_endpoint(client: Client) -> None:
         f"{API}/groups/",
         f"{API}/groups/{{group_pk}}/members/",
         f"{API}/groups/{{group_pk}}/players/",
+        f"{API}/groups/{{group_pk}}/players/{{id}}/merge/",
         f"{API}/groups/{{group_pk}}/rules/current/",
         f"{API}/groups/{{group_pk}}/stakes/",
         f"{API}/presets/",

@@ -50,6 +50,7 @@ PAGES = {
 NOT_PAGES = {
     "web:logout": "POST, then a redirect",
     "web:stakes": "POST, then a redirect",
+    "web:group-player": "POST, then a redirect",
     "web:deal-preview": "POST, answers JSON to deal.js",
     "web:deal-void": "POST, then a redirect",
     "web:deal-restore": "POST, then a redirect",

@@ -67,6 +67,10 @@ FORMS: dict[str, Form] = {
         lambda n: {"unit_value": "2", "currency": "EUR"},
         ("unit_value", "currency", "first", "second", "multiplier"),
     ),
+    "group-player": (
+        lambda n: {"action": "rename", "name": "Ann"},
+        ("action", "name", "into"),
+    ),
     "session-new": (
         lambda n: {
             "seat1": n.players["Ann"].pk,
