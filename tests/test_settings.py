@@ -417,9 +417,6 @@ def _in_networks(address: IPv4Address | IPv6Address) -> bool:
             or (first == 172 and 16 <= second <= 31)
             or (first, second) in ((192, 168), (169, 254))
         )
-    head = address.packed[0]
-    return (
-        address == IPv6Address("::1")
-        or head & 0xFE == 0xFC
-        or address.packed[:2] in (b"\xfe\x80", b"\xfe\x90", b"\xfe\xa0", b"\xfe\xb0")
-    )
+    head, next_byte = address.packed[0], address.packed[1]
+    link_local = head == 0xFE and next_byte & 0xC0 == 0x80  # fe80::/10
+    return address == IPv6Address("::1") or head & 0xFE == 0xFC or link_local
