@@ -74,7 +74,8 @@ def test_a_group_is_created_with_its_players(as_mallory: APIClient) -> None:
         (["Ann", ""], "players[1]: a player needs a name", "players[1]"),
         (
             ["Ann", "Bo\u200bb"],
-            "players[1]: an invisible character (U+200B ZERO WIDTH SPACE) at position 3 is not allowed in a name",
+            "players[1]: an invisible character (U+200B ZERO WIDTH SPACE) at position 3"
+            " is not allowed in a name",
             "players[1]",
         ),
         ("Ann", 'players: Expected a list of items but got type "str".', "players"),
