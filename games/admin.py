@@ -8,11 +8,14 @@ and the pages), which check who may, keep the history and write the ledger with 
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from rest_framework.authtoken.models import TokenProxy
 
+from games.engine.rules import PRESETS, preset_rules
 from games.models import (
+    DEFAULT_PRESET,
     Deal,
     DealRevision,
     DeviceToken,
@@ -54,11 +57,40 @@ class PlayerInline(admin.TabularInline):
     extra = 0
 
 
+class GroupAddForm(forms.ModelForm):
+    """A new group's fields and the preset its rules start from (version 1)."""
+
+    preset = forms.ChoiceField(
+        choices=[(name, f"{name} ({preset_rules(name).game})") for name in PRESETS],
+        initial=DEFAULT_PRESET,
+        help_text="the group's first rules; later versions come from the rules page or the API",
+    )
+
+    class Meta:
+        model = Group
+        fields = ("name", "currency", "unit_value")
+
+
 @admin.register(Group)
 class GroupAdmin(admin.ModelAdmin):
+    """Groups: a new one starts with the preset picked here as its rules version 1."""
+
     list_display = ("name", "currency", "unit_value", "created_at")
     search_fields = ("name",)
     inlines = (MembershipInline, PlayerInline)
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None:
+            kwargs["form"] = GroupAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Group, form: Any, change: bool) -> None:
+        if not change:
+            obj.initial_rules = form.cleaned_data["preset"]
+            obj.initial_rules_by = request.user
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(Membership)

@@ -8,16 +8,42 @@ Data is changed only through ``games.services``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q
 
 from games.engine.games import GAMES
+from games.engine.rules import Rules
+from games.rule_sets import LastRuleSet as LastRuleSet  # a group's rule versions
+from games.rule_sets import RuleSet as RuleSet
 from games.tokens import DeviceToken as DeviceToken  # API tokens: their own module
+
+# The rules a group starts with when nobody named any (the admin, a script).
+DEFAULT_PRESET = "standard"
+
+
+class GroupQuerySet(models.QuerySet["Group"]):
+    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        """Groups made in bulk get their first rules too: no path leaves a group without."""
+        with transaction.atomic(using=self.db):
+            groups = super().bulk_create(objs, *args, **kwargs)
+            for group in groups:
+                if group.pk is None:
+                    raise ValueError("groups made in bulk need their ids back to get rules")
+                group.add_first_rules()
+        return groups
 
 
 class Group(models.Model):
-    """Friends who keep their nights together: one currency, one unit value."""
+    """Friends who keep their nights together: one currency, one unit value.
+
+    A group always has a rule set: saving a new group stores its version 1 in the same
+    transaction (``initial_rules`` as given, else the standard preset), and the last
+    version is never deleted (``RuleSetQuerySet.delete``).
+    """
 
     name = models.CharField(max_length=100)
     currency = models.CharField(max_length=3, default="EUR")
@@ -27,8 +53,48 @@ class Group(models.Model):
         settings.AUTH_USER_MODEL, through="Membership", related_name="card_groups"
     )
 
+    objects = GroupQuerySet.as_manager()
+
     def __str__(self) -> str:
         return self.name
+
+    # What version 1 is made of when the group is first saved; a property so that
+    # ``Group.objects.create(..., initial_rules="ofc")`` takes it.
+    @property
+    def initial_rules(self) -> Any:
+        return self.__dict__.get("_initial_rules", DEFAULT_PRESET)
+
+    @initial_rules.setter
+    def initial_rules(self, spec: Any) -> None:
+        self.__dict__["_initial_rules"] = spec
+
+    @property
+    def initial_rules_by(self) -> Any:
+        return self.__dict__.get("_initial_rules_by")
+
+    @initial_rules_by.setter
+    def initial_rules_by(self, user: Any) -> None:
+        self.__dict__["_initial_rules_by"] = user
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        adding = self._state.adding
+        with transaction.atomic(using=kwargs.get("using")):
+            super().save(*args, **kwargs)
+            if adding:
+                self.add_first_rules()
+
+    def add_first_rules(self) -> None:
+        """Version 1 of the rules, from ``initial_rules``, unless the group has rules."""
+        if self.rule_sets.exists():
+            return
+        spec = self.initial_rules
+        RuleSet.objects.create(
+            group=self,
+            version=1,
+            spec=spec,
+            rules=Rules.from_mapping(spec).to_mapping(),
+            created_by=self.initial_rules_by,
+        )
 
     def current_rule_set(self) -> RuleSet:
         """The latest version of the group's agreed rules."""
@@ -90,28 +156,6 @@ class Player(models.Model):
     @property
     def is_retired(self) -> bool:
         return self.retired_at is not None
-
-
-class RuleSet(models.Model):
-    """One version of a group's rules: the spec as agreed and the engine's resolution."""
-
-    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="rule_sets")
-    version = models.PositiveIntegerField()
-    spec = models.JSONField(help_text="a preset name, or {'preset': NAME, OPTION: VALUE}")
-    rules = models.JSONField(help_text="Rules.from_mapping(spec).to_mapping()")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ("group", "version")
-        constraints = (
-            models.UniqueConstraint(fields=("group", "version"), name="ruleset_version_unique"),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.group} rules v{self.version} ({self.rules.get('preset')})"
 
 
 class PairStake(models.Model):

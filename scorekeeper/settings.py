@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from scorekeeper.hosts import PRIVATE_NETWORK
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -98,8 +100,10 @@ if DEBUG:
 else:
     SECRET_KEY = env_required("SECRET_KEY", "when DEBUG is false")
 
-ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
+# In development with ALLOWED_HOSTS unset, this computer and the local network's addresses
+# (a phone on the same Wi-Fi: scorekeeper/hosts.py); in production, only the hosts named.
+ALLOWED_HOSTS: list[str] = env_list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", PRIVATE_NETWORK] if DEBUG else []
 )
 if not ALLOWED_HOSTS:
     # Django would answer every request with 400; say so at start-up instead.

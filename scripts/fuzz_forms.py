@@ -44,6 +44,7 @@ RULE_FIELDS = (
 # login form just before it, so that failed logins cannot stop the signed-in run.
 FORMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("group", "/groups/{group}/", ("name",)),
+    ("group-new", "/groups/new/", ("name", "currency", "unit_value", "preset", "players")),
     ("rules", "/groups/{group}/rules/", RULE_FIELDS),
     ("stakes", "/groups/{group}/stakes/", ("unit_value", "currency", "multiplier", "first")),
     ("group-player", "/groups/{group}/players/{player}/", ("action", "name", "into")),

@@ -1,11 +1,15 @@
 import os
 import subprocess
 import sys
+from ipaddress import IPv4Address, IPv6Address
 from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from hypothesis import given
+from hypothesis import strategies as st
 
+from scorekeeper.hosts import PRIVATE_NETWORK, is_local_host
 from scorekeeper.settings import (
     BROKER_SCHEMES,
     env_bool,
@@ -314,3 +318,105 @@ def test_the_throttles_count_in_redis_when_a_cache_url_is_set() -> None:
         "django.core.cache.backends.redis.RedisCache",
         "redis://127.0.0.1:6379/1",
     ]
+
+
+# The hosts `make run` answers (scorekeeper/hosts.py): a phone on the same network, yes;
+# the internet, no.
+HOST_CHECK = (
+    "from django.test import RequestFactory; from django.core.exceptions import DisallowedHost\n"
+    "import django; django.setup()\n"
+    "for host in {hosts!r}:\n"
+    "    try:\n"
+    "        RequestFactory().get('/', HTTP_HOST=host).get_host(); print('ok')\n"
+    "    except DisallowedHost:\n"
+    "        print('refused')\n"
+)
+LOCAL_HOSTS = [
+    "localhost:8000",
+    "127.0.0.1:8000",
+    "[::1]:8000",
+    "192.168.1.20:8000",
+    "10.1.2.3",
+    "172.16.0.9:8000",
+    "172.31.255.254",
+    "169.254.10.1",
+    "[fd12:3456:789a::1]:8000",
+    "[fe80::1c2d:3e4f]",
+    "annas-macbook.local:8000",
+]
+PUBLIC_HOSTS = [
+    "example.com",
+    "8.8.8.8:8000",
+    "172.32.0.1",
+    "192.169.0.1",
+    "[2001:4860:4860::8888]",
+    "0.0.0.0:8000",
+    "local",
+    "evil.local.example.com",
+    "192.168.1.20.nip.io",
+]
+
+
+def hosts_answered(hosts: list[str], **env: str) -> list[str]:
+    child_env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES} | env
+    child_env["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+    result = subprocess.run(
+        [sys.executable, "-c", HOST_CHECK.format(hosts=hosts)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=child_env,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
+def test_development_answers_this_computer_and_the_local_network() -> None:
+    assert hosts_answered(LOCAL_HOSTS) == ["ok"] * len(LOCAL_HOSTS)
+
+
+def test_development_refuses_public_names_and_addresses() -> None:
+    assert hosts_answered(PUBLIC_HOSTS) == ["refused"] * len(PUBLIC_HOSTS)
+
+
+def test_allowed_hosts_set_in_development_is_all_that_is_answered() -> None:
+    answered = hosts_answered(
+        ["scores.example.org", "192.168.1.20"], ALLOWED_HOSTS="scores.example.org"
+    )
+
+    assert answered == ["ok", "refused"]
+
+
+def test_production_answers_only_its_allowed_hosts() -> None:
+    hosts = ["example.org", "192.168.1.20:8000", "localhost", "annas-macbook.local"]
+
+    answered = hosts_answered(
+        hosts, DEBUG="false", SECRET_KEY="x" * 50, ALLOWED_HOSTS="example.org"
+    )
+
+    assert answered == ["ok", "refused", "refused", "refused"]
+
+
+@given(st.ip_addresses())
+def test_a_public_address_is_never_a_local_host(address: IPv4Address | IPv6Address) -> None:
+    text = f"[{address}]" if address.version == 6 else str(address)
+
+    assert is_local_host(text) is _in_networks(address)
+    if address.is_global:
+        assert text != PRIVATE_NETWORK
+
+
+def _in_networks(address: IPv4Address | IPv6Address) -> bool:
+    # Written from the README's list, not from scorekeeper.hosts.
+    if address.version == 4:
+        first, second = address.packed[0], address.packed[1]
+        return (
+            first in (10, 127)
+            or (first == 172 and 16 <= second <= 31)
+            or (first, second) in ((192, 168), (169, 254))
+        )
+    head, next_byte = address.packed[0], address.packed[1]
+    link_local = head == 0xFE and next_byte & 0xC0 == 0x80  # fe80::/10
+    return address == IPv6Address("::1") or head & 0xFE == 0xFC or link_local

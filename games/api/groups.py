@@ -106,6 +106,7 @@ class GroupViewSet(
             data["currency"],
             data["unit_value"],
             data.get("rules", "standard"),
+            data.get("players", ()),
         )
         return self._render(group, status.HTTP_201_CREATED)
 

@@ -94,6 +94,13 @@ class GroupCreateSerializer(serializers.Serializer[Any]):
     currency = serializers.CharField(max_length=3, default="EUR")
     unit_value = NumberText(checks.unit_value, default=Decimal(1))
     rules = serializers.JSONField(required=False, help_text=RULES_HELP + "; standard if omitted")
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=50, allow_blank=True, trim_whitespace=False),
+        required=False,
+        max_length=100,
+        help_text="the group's players, by name (unique after case-folding); a bad name"
+        " creates nothing",
+    )
 
 
 class GroupUpdateSerializer(serializers.Serializer[Any]):

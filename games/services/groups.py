@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -14,9 +14,11 @@ from games.engine import Rules
 from games.errors import HasHistory, ServiceError
 from games.models import Deal, Group, Membership, RuleSet
 from games.permissions import require_owner
-from games.services import checks, names
+from games.services import checks, names, players
 
 NAME_LENGTH = Group._meta.get_field("name").max_length or 100
+# Players named when a group is created: a table of friends, not a club's roll.
+MAX_PLAYERS = 100
 
 
 def create_group(
@@ -25,19 +27,42 @@ def create_group(
     currency: str,
     unit_value: Decimal | int | str,
     preset_spec: str | Mapping[str, Any],
+    player_names: Sequence[str] = (),
 ) -> Group:
-    """A new group owned by ``owner``, with its rules as version 1 (RuleError if invalid)."""
-    rules = Rules.from_mapping(preset_spec, limits=True)
+    """A new group owned by ``owner``, with its rules as version 1 (RuleError if invalid)
+    and its players, all or nothing: a bad name (``players[k]``) stores no group."""
+    Rules.from_mapping(preset_spec, limits=True)  # checked before anything is stored
     name = names.clean(name, max_length=NAME_LENGTH, what="a group")
     code = checks.currency(currency)
     value = checks.unit_value(unit_value)
+    cleaned = _player_names(player_names)
     with transaction.atomic():
-        group = Group.objects.create(name=name, currency=code, unit_value=value)
+        group = Group(name=name, currency=code, unit_value=value)
+        group.initial_rules, group.initial_rules_by = preset_spec, owner
+        group.save()
         Membership.objects.create(user=owner, group=group, role=Membership.Role.OWNER)
-        RuleSet.objects.create(
-            group=group, version=1, spec=preset_spec, rules=rules.to_mapping(), created_by=owner
-        )
+        for player_name in cleaned:
+            players.add_player(group, player_name, by=owner)
     return group
+
+
+def _player_names(typed: Sequence[str]) -> list[str]:
+    """The names as stored, or ServiceError on ``players[k]``: a bad name, or the same
+    name twice (after case-folding)."""
+    if isinstance(typed, str) or not isinstance(typed, Sequence):
+        raise ServiceError("players: expected a list of names", "players")
+    if len(typed) > MAX_PLAYERS:
+        raise ServiceError(f"players: at most {MAX_PLAYERS} names, got {len(typed)}", "players")
+    cleaned: list[str] = []
+    for k, typed_name in enumerate(typed):
+        field = f"players[{k}]"
+        clean = names.clean(typed_name, field, max_length=players.NAME_LENGTH)
+        clash = names.same_as(clean, cleaned)
+        if clash is not None:
+            same = "" if clash == clean else f" ({clean!r} is the same name)"
+            raise ServiceError(f"{field}: {clash!r} is named twice{same}", field)
+        cleaned.append(clean)
+    return cleaned
 
 
 def add_member(group: Group, user: User, role: str, by: User) -> Membership:

@@ -285,17 +285,21 @@ def restore(data: Any, group: Group) -> Restored:
     group.currency, group.unit_value = currency, unit_value
     group.save(update_fields=["currency", "unit_value"])
     group.pair_stakes.all().delete()
-    group.rule_sets.all().delete()
+    # The file's versions replace the group's, written over them (a group never stands
+    # without rules, even inside this transaction).
     rule_sets = {
-        row.version: RuleSet.objects.create(
+        row.version: RuleSet.objects.update_or_create(
             group=group,
             version=row.version,
-            spec=row.spec,
-            rules=row.rules.to_mapping(),
-            created_by=user(row.created_by),
-        )
+            defaults={
+                "spec": row.spec,
+                "rules": row.rules.to_mapping(),
+                "created_by": user(row.created_by),
+            },
+        )[0]
         for row in versions.values()
     }
+    group.rule_sets.exclude(version__in=rule_sets).delete()
     linked: set[str] = set()  # a user plays as one player of a group, the file's first
 
     def link(name: str | None) -> User | None:

@@ -12,10 +12,11 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import reports, services
-from games.engine import ScoreError
+from games.engine import RuleError, ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
 from games.models import Group, Membership, Player
 from games.present import GAME_NAMES, money, money_in, signed, units
@@ -53,6 +54,52 @@ def group_list(request: HttpRequest) -> HttpResponse:
         .order_by("group__name")
     )
     return render(request, "web/group_list.html", {"memberships": memberships})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_new(request: HttpRequest) -> HttpResponse:
+    """A new group: its name, stakes, preset and players; the user becomes its owner."""
+    values: Mapping[str, str] = request.POST if request.method == "POST" else {}
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        lines = request.POST.get("players", "").splitlines()
+        typed = [line for line in lines if line.strip()]
+        try:
+            group = services.create_group(
+                user_of(request),
+                request.POST.get("name", ""),
+                request.POST.get("currency", "").strip().upper(),
+                request.POST.get("unit_value", "").strip(),
+                request.POST.get("preset", ""),
+                typed,
+            )
+        except RuleError as exc:
+            errors["preset"] = exc.message
+        except services.ServiceError as exc:
+            errors.update(_new_group_error(exc))
+        else:
+            messages.success(request, _("%(name)s is ready: start a session.") % {"name": group})
+            return redirect("web:group", pk=group.pk)
+    context = {
+        "values": values,
+        "errors": errors,
+        "presets": [(name, GAME_NAMES[preset_rules(name).game]) for name in PRESETS],
+        "preset": values.get("preset", "standard"),
+    }
+    return render(request, "web/group_new.html", context, status=400 if errors else 200)
+
+
+def _new_group_error(exc: services.ServiceError) -> dict[str, str]:
+    """The form field a refusal belongs to, and its message as the page shows it."""
+    field = exc.field or "name"
+    if field.startswith("players["):
+        number = int(field.removeprefix("players[").split("]")[0]) + 1
+        reason = exc.message.split(": ", 1)[-1]
+        return {
+            "players": _("Player %(number)d: %(reason)s") % {"number": number, "reason": reason}
+        }
+    return {field if field in ("name", "currency", "unit_value") else "name": exc.message}
 
 
 def _group_context(group: Group, role: str) -> dict[str, Any]:

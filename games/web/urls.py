@@ -15,6 +15,7 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("groups/", groups.group_list, name="groups"),
+    path("groups/new/", groups.group_new, name="group-new"),
     path("groups/<int:pk>/", groups.group_detail, name="group"),
     path("groups/<int:pk>/rules/", groups.group_rules, name="rules"),
     path("groups/<int:pk>/stakes/", groups.group_stakes, name="stakes"),

@@ -51,6 +51,49 @@ def test_a_group_with_bad_rules_is_refused_by_field(as_mallory: APIClient) -> No
     assert not Group.objects.exists()
 
 
+def test_a_group_is_created_with_its_players(as_mallory: APIClient) -> None:
+    response = as_mallory.post(
+        f"{API}/groups/",
+        {"name": "Tuesday table", "players": ["Ann", " Bob ", "Cy"]},
+        format="json",
+    )
+
+    assert response.status_code == 201, response.content
+    group = Group.objects.get(pk=response.json()["id"])
+    assert [p.name for p in group.players.all()] == ["Ann", "Bob", "Cy"]
+
+
+@pytest.mark.parametrize(
+    ("players", "error", "field"),
+    [
+        (
+            ["Ann", "Bob", "ANN"],
+            "players[2]: 'Ann' is named twice ('ANN' is the same name)",
+            "players[2]",
+        ),
+        (["Ann", ""], "players[1]: a player needs a name", "players[1]"),
+        (
+            ["Ann", "Bo\u200bb"],
+            "players[1]: an invisible character (U+200B ZERO WIDTH SPACE) at position 3"
+            " is not allowed in a name",
+            "players[1]",
+        ),
+        ("Ann", 'players: Expected a list of items but got type "str".', "players"),
+    ],
+    ids=["same-name", "blank", "invisible", "not-a-list"],
+)
+def test_a_bad_player_name_creates_nothing(
+    as_mallory: APIClient, players: Any, error: str, field: str
+) -> None:
+    response = as_mallory.post(
+        f"{API}/groups/", {"name": "Tuesday table", "players": players}, format="json"
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {"error": error, "field": field}
+    assert not Group.objects.exists() and not Player.objects.exists()
+
+
 def test_a_missing_name_gets_the_same_error_shape(as_mallory: APIClient) -> None:
     response = as_mallory.post(f"{API}/groups/", {}, format="json")
 

@@ -37,6 +37,7 @@ PAGES = {
     "home": "/",
     "web:login": "/accounts/login/",
     "web:groups": "/groups/",
+    "web:group-new": "/groups/new/",
     "web:group": "/groups/{g}/",
     "web:rules": "/groups/{g}/rules/",
     "web:session-new": "/groups/{g}/sessions/new/",

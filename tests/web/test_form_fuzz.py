@@ -59,6 +59,16 @@ FORMS: dict[str, Form] = {
     "login": (lambda n: {"username": "alice", "password": PASSWORD}, ("username", "password")),
     "logout": (lambda n: {}, ("next",)),
     "group": (lambda n: {"name": "Eve"}, ("name",)),
+    "group-new": (
+        lambda n: {
+            "name": "Tuesday table",
+            "currency": "VND",
+            "unit_value": "10000",
+            "preset": "mau-binh-south",
+            "players": "Ann\nBob\nCy",
+        },
+        ("name", "currency", "unit_value", "preset", "players"),
+    ),
     "rules": (
         lambda n: {"preset": "classic-1-6", "foul_penalty": "3"},
         ("preset", "show", *(option.name for option in OPTIONS)),
