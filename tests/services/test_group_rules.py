@@ -1,7 +1,7 @@
 """A group always has a rules version, whichever way it was made or changed.
 
 Version 1 is stored with the group (the ORM, the admin, a script, the service, the API);
-a group's last version is never deleted; old databases get one by migration 0014.
+a group's last version is never deleted; old databases get one by migration 0015.
 """
 
 from importlib import import_module
@@ -203,13 +203,13 @@ def test_deleting_a_group_takes_its_rules_with_it(alice: User) -> None:
 
 
 def test_the_migration_gives_an_old_group_without_rules_version_1(alice: User) -> None:
-    old = Group.objects.create(name="Made in the admin before 0014")
+    old = Group.objects.create(name="Made in the admin before 0015")
     kept = services.create_group(alice, "Friday club", "EUR", "1", "ofc")
     # An old database: the base manager deletes without the model's rule (as the old
     # admin left things).
     RuleSet._base_manager.filter(group=old).delete()
     assert versions(old) == []
-    migration = import_module("games.migrations.0014_groups_keep_rules")
+    migration = import_module("games.migrations.0015_groups_keep_rules")
 
     migration.give_rules(apps, None)
 
