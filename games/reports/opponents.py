@@ -1,10 +1,11 @@
-"""One player against each opponent: every deal from the player's side, with running balances.
+"""One player against each opponent: every deal and payment from the player's side.
 
 Amounts are the ledger's rows; each deal's multiple of the unit is read from the stakes
 stored with it (``games.stakes``). The report is also written as it is read, in JSON or
 CSV (``opponent_ledger_stream``, ``games.reports.opponents_csv``): the totals come first
-from one summing query, then each opponent's deals from a cursor, so a ledger of any
-length takes little memory and its first bytes come at once.
+from summing queries, then each opponent's deals and payments from two cursors merged as
+they are read, so a ledger of any length takes little memory and its first bytes come at
+once. A payment moves money, no units.
 """
 
 from __future__ import annotations
@@ -331,6 +332,12 @@ def _grouped(
         yield entry, of(entry["id"])
 
 
+def _totals(opponents: list[dict[str, Any]]) -> dict[str, Decimal]:
+    """The opponents' ``units``, ``money``, ``paid`` and ``balance_money`` added up."""
+    keys = ("units", "money", "paid", "balance_money")
+    return {key: sum((entry[key] for entry in opponents), ZERO) for key in keys}
+
+
 def opponent_ledger(
     group: Group,
     player: Player,
@@ -339,24 +346,27 @@ def opponent_ledger(
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
 ) -> dict[str, Any]:
-    """One player's deals against each opponent, from the player's side, with running balances.
+    """One player's deals and payments against each opponent, from the player's side, with
+    running balances.
 
     ``opponents`` (by name): each with the pair's current ``stake`` (multiple of the unit),
-    the net ``units`` and ``money``, then its ``deals`` in play order (session date,
-    session, deal number), each deal's ``units`` and ``money`` won by the player, the
-    pair's ``multiplier`` in force at that deal and the running ``balance_units`` and
-    ``balance_money``. Optionally one session, or a date range of sessions.
+    the net ``units`` and ``money`` won at play, the net money ``paid`` (positive: the player
+    paid) and the ``balance_money`` (what the opponent owes the player: money plus paid),
+    then its lines (``deals``) in date order. A deal (``kind`` "deal", in play order: session
+    date, session, deal number): its ``units`` and ``money`` won by the player, the
+    ``unit_value`` and the pair's ``multiplier`` in force at that deal. A confirmed payment
+    between the two (``kind`` "payment", after the deals of its date): its ``payment`` id,
+    ``session`` (None if it settles none), ``direction`` ("paid" or "received"), ``note``,
+    no ``units`` and its ``money``. Every line carries the running ``balance_units`` and
+    ``balance_money``. Optionally one session (and the payments that settle it), or a date
+    range (sessions by their date, payments by theirs).
     """
     ledger = _ledger(group, player, session, date_from, date_to)
     opponents = [
         entry | {"deals": [_as_dict(deal) for deal in deals]}
         for entry, deals in _grouped(ledger, _opponents(ledger))
     ]
-    return ledger.head | {
-        "units": sum((entry["units"] for entry in opponents), ZERO),
-        "money": sum((entry["money"] for entry in opponents), ZERO),
-        "opponents": opponents,
-    }
+    return ledger.head | _totals(opponents) | {"opponents": opponents}
 
 
 def _dumps(value: Any) -> str:
@@ -379,10 +389,7 @@ def opponent_ledger_stream(
         # The head goes out at once; the totals that follow it need the summing query.
         yield _dumps(ledger.head)[:-1] + ","
         opponents = _opponents(ledger)
-        totals = {
-            "units": sum((entry["units"] for entry in opponents), ZERO),
-            "money": sum((entry["money"] for entry in opponents), ZERO),
-        }
+        totals = _totals(opponents)
         # Each object is written without its closing brace, then its last key's list.
         yield _dumps(totals)[1:-1] + ',"opponents":['
         for k, (entry, deals) in enumerate(_grouped(ledger, opponents)):
