@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 
 from games import reports, services, sheets
 from games.models import Group, Payment, Player, Session
+from games.reports.statement import statement
 from tests.pdf.conftest import pdf_text
 
 pytestmark = pytest.mark.django_db
@@ -199,3 +200,33 @@ def test_the_ledger_pdf_lists_the_nights_payments(
     summary = re.search(r"^Bob x1 \+1 \+0\.50 -0\.50 0\.00 (.*)$", text, re.M)
     assert summary is not None, text
     assert "P2" not in text
+
+
+def test_the_statements_balance_units_run_on_from_what_was_carried_in(
+    paid: tuple[Payment, Payment],
+    night: Session,
+    next_night: Session,
+    group: Group,
+    players: dict[str, Player],
+) -> None:
+    ann, bob = players["Ann"], players["Bob"]
+    whole = statement(group, ann, opponent=bob)
+    (entry,) = whole["opponents"]
+    # The night (Ann +1 unit), Bob's payment (no units), the next night (-6 at x4), Ann's.
+    assert [(line["kind"], line["units"], line["balance_units"]) for line in entry["lines"]] == [
+        ("session", D(1), D(1)),
+        ("payment", D(0), D(1)),
+        ("session", D(-6), D(-5)),
+        ("payment", D(0), D(-5)),
+    ]
+    assert entry["carried_in"] == {"units": D(0), "money": D(0)}
+    assert entry["carried_out"] == {"units": D(-5), "money": D(0)}
+    # From the next night on: the night and Bob's payment are carried in (+1 unit, even).
+    later = statement(group, ann, opponent=bob, date_from=next_night.date)
+    (entry,) = later["opponents"]
+    assert entry["carried_in"] == {"units": D(1), "money": D(0)}
+    assert [line["balance_units"] for line in entry["lines"]] == [D(-5), D(-5)]
+    # The ledger of the same pair ends at the same balances.
+    ledger = reports.opponent_ledger(group, ann)
+    last = next(o for o in ledger["opponents"] if o["id"] == bob.pk)["deals"][-1]
+    assert (last["balance_units"], last["balance_money"]) == (D(-5), D(0))
