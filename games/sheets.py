@@ -36,7 +36,7 @@ from games.present import (
     text_faces,
 )
 from games.rules_text import describe_rules
-from games.statements import deal_changes, night_money, unreviewed_deals
+from games.statements import deal_changes, ledger_payment_line, night_money, unreviewed_deals
 
 ZERO = Decimal(0)
 TEMPLATES = {
@@ -316,8 +316,18 @@ def _ledger_columns(currency: str) -> list[Column]:
     ]
 
 
-def _ledger_cells(deal: Mapping[str, Any]) -> list[str]:
-    """A deal of a ledger: its stake, units and money, and the balances after it."""
+def _ledger_cells(deal: Mapping[str, Any], mark: str = "") -> list[str]:
+    """A deal of a ledger: its stake, units and money, and the balances after it; a payment
+    (``mark`` in the deal's place): its money and the balances after it."""
+    if deal["kind"] == "payment":
+        return [
+            mark,
+            "",
+            "",
+            money(deal["money"], sign=True),
+            signed(deal["balance_units"]),
+            money(deal["balance_money"], sign=True),
+        ]
     return [
         str(deal["deal"]),
         multiple(deal["multiplier"]),
@@ -341,7 +351,8 @@ def ledger_data(
     opponents = []
     for entry in ledger["opponents"]:
         entry["name"] = seat_names.get(entry["id"], entry["name"])
-        net = entry["money"]
+        # What is left to settle once the payments between them are counted.
+        net = entry["balance_money"]
         if net > 0:
             settle = f"{entry['name']} pays {seat_name} {money_in(net, currency, sign=False)}"
         elif net < 0:
@@ -349,7 +360,15 @@ def ledger_data(
         else:
             settle = f"{seat_name} and {entry['name']} are even"
         multipliers = []
+        cells: list[list[str]] = []
+        payments: list[str] = []
         for deal in entry["deals"]:
+            if deal["kind"] == "payment":
+                mark = f"P{len(payments) + 1}"
+                payments.append(ledger_payment_line(deal, mark, seat_name, entry["name"], currency))
+                cells.append(_ledger_cells(deal, mark))
+                continue
+            cells.append(_ledger_cells(deal))
             if deal["multiplier"] not in multipliers:
                 multipliers.append(deal["multiplier"])
         opponents.append(
@@ -358,11 +377,12 @@ def ledger_data(
                 "stake": ", then ".join(multiple(m) for m in multipliers),
                 "stake_now": multiple(entry["stake"]),
                 "units": signed(entry["units"]),
-                "money": money(net, sign=True),
+                "money": money(entry["money"], sign=True),
+                "paid": money(entry["paid"], sign=True),
+                "balance": money(net, sign=True),
                 "settle": settle,
-                "blocks": mono_blocks(
-                    _ledger_columns(currency), [_ledger_cells(deal) for deal in entry["deals"]]
-                ),
+                "payments": payments,
+                "blocks": mono_blocks(_ledger_columns(currency), cells),
             }
         )
     return {
@@ -374,6 +394,8 @@ def ledger_data(
         ),
         "units": signed(ledger["units"]),
         "money": money(ledger["money"], sign=True),
+        "paid": money(ledger["paid"], sign=True),
+        "balance": money(ledger["balance_money"], sign=True),
         "opponents": opponents,
     }
 

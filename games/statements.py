@@ -5,6 +5,7 @@ writes them."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +19,26 @@ from games.reports import payment_list
 from games.reports.ledger import NOTHING, nets, owed_pairs
 
 ZERO = Decimal(0)
+
+
+def ledger_payment_line(
+    line: Mapping[str, Any], mark: str, me: str, other: str, currency: str
+) -> str:
+    """A payment of a ledger in words: who paid whom, when, the note, the balances after."""
+    payer, payee = (me, other) if line["direction"] == "paid" else (other, me)
+    text = _(
+        "%(mark)s, %(date)s: %(payer)s paid %(payee)s %(amount)s; balance after it: "
+        "%(units)s units, %(money)s"
+    ) % {
+        "mark": mark,
+        "date": line["date"].isoformat(),
+        "payer": payer,
+        "payee": payee,
+        "amount": money_in(abs(line["money"]), currency, sign=False),
+        "units": signed(line["balance_units"]),
+        "money": money_in(line["balance_money"], currency, sign=True),
+    }
+    return f"{text} ({line['note']})" if line["note"] else text
 
 
 def _line(line: dict[str, Any], currency: str) -> dict[str, Any]:

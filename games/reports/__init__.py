@@ -22,12 +22,11 @@ from games.reports.ledger import (
     sums_of,
     transfers,
 )
-from games.reports.opponents import (
+from games.reports.opponents import opponent_ledger, opponent_ledger_stream
+from games.reports.opponents_csv import (
     LEDGER_CSV_HEADER,
-    opponent_ledger,
     opponent_ledger_csv,
     opponent_ledger_csv_stream,
-    opponent_ledger_stream,
 )
 from games.reports.standings import group_standings
 from games.reports.summary import pair_rows, session_opponents, session_summary, settlement

@@ -94,6 +94,39 @@ def payment_ledger(
     return rows
 
 
+def payment_lines(
+    rows: QuerySet[LedgerEntry], player_id: int
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The payment rows (in the order given) from one player's side: (opponent id, line),
+    each line the payment's ``date``, ``payment`` id, the ``session`` it settles, the
+    ``direction`` ("paid" or "received"), ``note``, no ``units`` and the ``money`` (positive:
+    the player paid, which the opponent now owes back). Read through a cursor."""
+    values = rows.values_list(
+        "payment_id",
+        "payment__date",
+        "payment__session_id",
+        "payment__note",
+        "player_a_id",
+        "player_b_id",
+        "money",
+    )
+    for payment, date, session_id, note, a, b, money in values.iterator(2000):
+        other, sign = (b, 1) if a == player_id else (a, -1)
+        yield (
+            other,
+            {
+                "kind": "payment",
+                "date": date,
+                "payment": payment,
+                "session": session_id,
+                "direction": "paid" if sign == 1 else "received",
+                "note": note,
+                "units": ZERO,
+                "money": sign * money,
+            },
+        )
+
+
 def added(*sums: PairSums) -> PairSums:
     """Pair sums added pair by pair."""
     out: PairSums = {}

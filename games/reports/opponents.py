@@ -1,18 +1,18 @@
-"""One player against each opponent: every deal from the player's side, with running balances.
+"""One player against each opponent: every deal and payment from the player's side.
 
 Amounts are the ledger's rows; each deal's multiple of the unit is read from the stakes
 stored with it (``games.stakes``). The report is also written as it is read, in JSON or
-CSV (``opponent_ledger_stream``, ``opponent_ledger_csv_stream``): the totals come first
-from one summing query, then each opponent's deals from a cursor, so a ledger of any
-length takes little memory and its first bytes come at once.
+CSV (``opponent_ledger_stream``, ``games.reports.opponents_csv``): the totals come first
+from summing queries, then each opponent's deals and payments from two cursors merged as
+they are read, so a ledger of any length takes little memory and its first bytes come at
+once. A payment moves money, no units.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime
 import functools
-import io
+import heapq
 import json
 import re
 from collections.abc import Iterator
@@ -27,7 +27,7 @@ from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
 from games.models import Group, LedgerEntry, Player, Session, SessionSeat
 from games.reports.jsonable import jsonable
-from games.reports.ledger import dated
+from games.reports.ledger import dated, payment_ledger, payment_lines
 from games.streaming import in_pieces
 
 # Deals read from the database at a time, and characters written out at a time.
@@ -43,11 +43,12 @@ def _pair(first: str, second: str) -> stored_stakes.Pair:
 
 
 @functools.lru_cache(maxsize=64)
-def _multiples(text: str | None) -> dict[stored_stakes.Pair, Decimal]:
-    """The pair multiples of a deal's stakes stored as JSON text, decoded once per distinct
-    text (nearly every deal of a group is played at the same stakes), not once per row.
-    Read-only: the same mapping is handed out again."""
-    return stored_stakes.pair_multiples(None if text is None else json.loads(text))
+def _stakes(text: str | None) -> tuple[Decimal | None, dict[stored_stakes.Pair, Decimal]]:
+    """The unit value and pair multiples of a deal's stakes stored as JSON text, decoded
+    once per distinct text (nearly every deal of a group is played at the same stakes), not
+    once per row. Read-only: the same mapping is handed out again."""
+    stakes = None if text is None else json.loads(text)
+    return stored_stakes.unit_value(stakes), stored_stakes.pair_multiples(stakes)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class _Ledger:
     group: Group
     player: Player
     rows: QuerySet[LedgerEntry]
+    # The rows of the confirmed payments between the player and another player.
+    payments: QuerySet[LedgerEntry]
     names: dict[int, str]
     # (session id, player id) -> the name the player sat down with there.
     seat_names: dict[tuple[int, int], str]
@@ -84,19 +87,25 @@ def _ledger(
     if session is not None:
         rows = rows.filter(deal__session=session)
     rows = dated(rows, date_from, date_to)
+    payments = payment_ledger(group, date_from, date_to, session=session).filter(
+        Q(player_a=player) | Q(player_b=player)
+    )
     head = {
         "player": {"id": player.pk, "name": player.name},
         "currency": group.currency,
+        "unit_value": group.unit_value,
         "session": None if session is None else session.pk,
         "date_from": date_from,
         "date_to": date_to,
     }
-    return _Ledger(group, player, rows, names, seat_names, head)
+    return _Ledger(group, player, rows, payments, names, seat_names, head)
 
 
 def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
     """Each opponent (by name) with the pair's current ``stake`` and the net ``units`` and
-    ``money`` the player won from them: one summing query."""
+    ``money`` the player won from them, the net money ``paid`` between them (positive: the
+    player paid) and the ``balance_money`` (won plus paid: what the opponent owes the
+    player): a summing query for the deals, one for the payments."""
     stakes = {
         (a, b): multiplier
         for a, b, multiplier in ledger.group.pair_stakes.values_list(
@@ -108,8 +117,11 @@ def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
         .annotate(u=Sum("units"), m=Sum("money"))
         .order_by()
     )
+    pairs = ledger.payments.values_list("player_a_id", "player_b_id")
+    paid = pairs.annotate(m=Sum("money")).order_by().values_list("player_a_id", "player_b_id", "m")
     opponents: dict[int, dict[str, Any]] = {}
-    for a, b, units, money in sums:
+
+    def of(a: int, b: int) -> tuple[dict[str, Any], int]:
         other, sign = (b, 1) if a == ledger.player.pk else (a, -1)
         entry = opponents.setdefault(
             other,
@@ -119,32 +131,52 @@ def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
                 "stake": stakes.get((min(a, b), max(a, b)), Decimal(1)),
                 "units": ZERO,
                 "money": ZERO,
+                "paid": ZERO,
+                "balance_money": ZERO,
             },
         )
+        return entry, sign
+
+    for a, b, units, money in sums:
+        entry, sign = of(a, b)
         entry["units"] += sign * units
         entry["money"] += sign * money
+        entry["balance_money"] += sign * money
+    for a, b, money in paid:
+        entry, sign = of(a, b)
+        entry["paid"] += sign * money
+        entry["balance_money"] += sign * money
     return sorted(opponents.values(), key=lambda entry: entry["name"])
 
 
-def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[int, LedgerDeal]]:
-    """The player's deals opponent after opponent (in the order of ``opponents``), each in
-    play order (session date, session, deal number), with the running balances: one
-    query, read through a cursor. Yields (opponent id, deal)."""
-    if not opponents:  # nothing to read (and no CASE without a WHEN)
-        return
-    me = ledger.player.pk
-    position = Case(
+def _position(opponents: list[dict[str, Any]]) -> Case:
+    """Each row's opponent's place in ``opponents`` (a row names the player and them)."""
+    return Case(
         *(
             When(Q(player_a=entry["id"]) | Q(player_b=entry["id"]), then=Value(k))
             for k, entry in enumerate(opponents)
         ),
         output_field=IntegerField(),
     )
-    # The stakes as JSON text (see ``_multiples``).
+
+
+# The order of a ledger's lines: the opponent's place, the date, then a date's deals (in
+# play order) before its payments (in the order they were recorded).
+_Key = tuple[int, datetime.date, int, int, int]
+
+
+def _deal_rows(
+    ledger: _Ledger, opponents: list[dict[str, Any]]
+) -> Iterator[tuple[_Key, int, tuple[Any, ...]]]:
+    me = ledger.player.pk
+    # The stakes as JSON text (see ``_stakes``).
     rows = (
-        ledger.rows.annotate(stakes=KeyTextTransform("stakes", "deal__request"), at=position)
+        ledger.rows.annotate(
+            stakes=KeyTextTransform("stakes", "deal__request"), at=_position(opponents)
+        )
         .order_by("at", "deal__session__date", "deal__session_id", "deal__number")
         .values_list(
+            "at",
             "deal__session_id",
             "deal__session__date",
             "deal__number",
@@ -155,24 +187,64 @@ def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[i
             "stakes",
         )
     )
+    for at, session_id, date, number, a, b, units, money, deal_stakes in rows.iterator(CHUNK):
+        other, sign = (b, 1) if a == me else (a, -1)
+        yield (
+            (at, date, 0, session_id, number),
+            other,
+            (session_id, date, number, sign * units, sign * money, deal_stakes),
+        )
+
+
+def _payment_rows(
+    ledger: _Ledger, opponents: list[dict[str, Any]]
+) -> Iterator[tuple[_Key, int, dict[str, Any]]]:
+    places = {entry["id"]: k for k, entry in enumerate(opponents)}
+    rows = ledger.payments.annotate(at=_position(opponents)).order_by(
+        "at", "payment__date", "payment_id"
+    )
+    for other, line in payment_lines(rows, ledger.player.pk):
+        yield (places[other], line["date"], 1, line["payment"], 0), other, line
+
+
+def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[int, LedgerLine]]:
+    """The player's deals and payments opponent after opponent (in the order of
+    ``opponents``), each opponent's in date order (a date's deals in play order, then its
+    payments), with the running balances: a query for the deals and one for the payments,
+    each read through a cursor and merged as they come. Yields (opponent id, line)."""
+    if not opponents:  # nothing to read (and no CASE without a WHEN)
+        return
+    me = ledger.player.pk
     current = None
     balance_units = balance_money = ZERO
-    for session_id, date, number, a, b, units, money, deal_stakes in rows.iterator(CHUNK):
-        other, sign = (b, 1) if a == me else (a, -1)
+    lines = heapq.merge(
+        _deal_rows(ledger, opponents),
+        _payment_rows(ledger, opponents),
+        key=lambda row: row[0],
+    )
+    for _key, other, row in lines:
         if other != current:
             current, balance_units, balance_money = other, ZERO, ZERO
-        balance_units += sign * units
-        balance_money += sign * money
+        if isinstance(row, dict):
+            balance_money += row["money"]
+            yield other, row | {"balance_units": balance_units, "balance_money": balance_money}
+            continue
+        session_id, date, number, units, money, deal_stakes = row
+        balance_units += units
+        balance_money += money
         names = (ledger.seat_names[session_id, me], ledger.seat_names[session_id, other])
+        unit_value, multiples = _stakes(deal_stakes)
         yield (
             other,
             LedgerDeal(
+                "deal",
                 session_id,
                 date,
                 number,
-                _multiples(deal_stakes).get(_pair(*names), ONE),
-                sign * units,
-                sign * money,
+                unit_value or ledger.group.unit_value,
+                multiples.get(_pair(*names), ONE),
+                units,
+                money,
                 balance_units,
                 balance_money,
             ),
@@ -182,9 +254,11 @@ def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[i
 class LedgerDeal(NamedTuple):
     """One deal of the ledger from the player's side (the report's keys, in its order)."""
 
+    kind: str
     session: int
     date: datetime.date
     deal: int
+    unit_value: Decimal
     multiplier: Decimal
     units: Decimal
     money: Decimal
@@ -194,9 +268,11 @@ class LedgerDeal(NamedTuple):
     def texts(self) -> tuple[str, ...]:
         """The values as the JSON report and the CSV write them."""
         return (
+            self.kind,
             str(self.session),
             self.date.isoformat(),
             str(self.deal),
+            _text(self.unit_value),
             _text(self.multiplier),
             _text(self.units),
             _text(self.money),
@@ -206,8 +282,8 @@ class LedgerDeal(NamedTuple):
 
     def json(self) -> str:
         """``jsonable(self._asdict())`` as compact JSON, written directly."""
-        session, date, deal, *amounts = self.texts()
-        head = f'{{"session":{session},"date":"{date}","deal":{deal},'
+        kind, session, date, deal, *amounts = self.texts()
+        head = f'{{"kind":"{kind}","session":{session},"date":"{date}","deal":{deal},'
         return (
             head
             + ",".join(
@@ -217,7 +293,19 @@ class LedgerDeal(NamedTuple):
         )
 
 
-_AMOUNT_KEYS = ("multiplier", "units", "money", "balance_units", "balance_money")
+# A line of the ledger: a deal, or a payment (``payment_lines``'s with its balances).
+LedgerLine = LedgerDeal | dict[str, Any]
+
+
+def _as_dict(line: LedgerLine) -> dict[str, Any]:
+    return line if isinstance(line, dict) else line._asdict()
+
+
+def _as_json(line: LedgerLine) -> str:
+    return _dumps(line) if isinstance(line, dict) else line.json()
+
+
+_AMOUNT_KEYS = ("unit_value", "multiplier", "units", "money", "balance_units", "balance_money")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -228,13 +316,13 @@ def _text(value: Decimal) -> str:
 
 def _grouped(
     ledger: _Ledger, opponents: list[dict[str, Any]]
-) -> Iterator[tuple[dict[str, Any], Iterator[LedgerDeal]]]:
+) -> Iterator[tuple[dict[str, Any], Iterator[LedgerLine]]]:
     """Each opponent with an iterator over their deals, from the one query of ``_deals``;
     each iterator is to be read to its end before the next opponent is taken."""
     rows = _deals(ledger, opponents)
-    pending: tuple[int, LedgerDeal] | None = next(rows, None)
+    pending: tuple[int, LedgerLine] | None = next(rows, None)
 
-    def of(other: int) -> Iterator[LedgerDeal]:
+    def of(other: int) -> Iterator[LedgerLine]:
         nonlocal pending
         while pending is not None and pending[0] == other:
             yield pending[1]
@@ -242,6 +330,12 @@ def _grouped(
 
     for entry in opponents:
         yield entry, of(entry["id"])
+
+
+def _totals(opponents: list[dict[str, Any]]) -> dict[str, Decimal]:
+    """The opponents' ``units``, ``money``, ``paid`` and ``balance_money`` added up."""
+    keys = ("units", "money", "paid", "balance_money")
+    return {key: sum((entry[key] for entry in opponents), ZERO) for key in keys}
 
 
 def opponent_ledger(
@@ -252,24 +346,27 @@ def opponent_ledger(
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
 ) -> dict[str, Any]:
-    """One player's deals against each opponent, from the player's side, with running balances.
+    """One player's deals and payments against each opponent, from the player's side, with
+    running balances.
 
     ``opponents`` (by name): each with the pair's current ``stake`` (multiple of the unit),
-    the net ``units`` and ``money``, then its ``deals`` in play order (session date,
-    session, deal number), each deal's ``units`` and ``money`` won by the player, the
-    pair's ``multiplier`` in force at that deal and the running ``balance_units`` and
-    ``balance_money``. Optionally one session, or a date range of sessions.
+    the net ``units`` and ``money`` won at play, the net money ``paid`` (positive: the player
+    paid) and the ``balance_money`` (what the opponent owes the player: money plus paid),
+    then its lines (``deals``) in date order. A deal (``kind`` "deal", in play order: session
+    date, session, deal number): its ``units`` and ``money`` won by the player, the
+    ``unit_value`` and the pair's ``multiplier`` in force at that deal. A confirmed payment
+    between the two (``kind`` "payment", after the deals of its date): its ``payment`` id,
+    ``session`` (None if it settles none), ``direction`` ("paid" or "received"), ``note``,
+    no ``units`` and its ``money``. Every line carries the running ``balance_units`` and
+    ``balance_money``. Optionally one session (and the payments that settle it), or a date
+    range (sessions by their date, payments by theirs).
     """
     ledger = _ledger(group, player, session, date_from, date_to)
     opponents = [
-        entry | {"deals": [deal._asdict() for deal in deals]}
+        entry | {"deals": [_as_dict(deal) for deal in deals]}
         for entry, deals in _grouped(ledger, _opponents(ledger))
     ]
-    return ledger.head | {
-        "units": sum((entry["units"] for entry in opponents), ZERO),
-        "money": sum((entry["money"] for entry in opponents), ZERO),
-        "opponents": opponents,
-    }
+    return ledger.head | _totals(opponents) | {"opponents": opponents}
 
 
 def _dumps(value: Any) -> str:
@@ -292,83 +389,17 @@ def opponent_ledger_stream(
         # The head goes out at once; the totals that follow it need the summing query.
         yield _dumps(ledger.head)[:-1] + ","
         opponents = _opponents(ledger)
-        totals = {
-            "units": sum((entry["units"] for entry in opponents), ZERO),
-            "money": sum((entry["money"] for entry in opponents), ZERO),
-        }
+        totals = _totals(opponents)
         # Each object is written without its closing brace, then its last key's list.
         yield _dumps(totals)[1:-1] + ',"opponents":['
         for k, (entry, deals) in enumerate(_grouped(ledger, opponents)):
             yield ("," if k else "") + _dumps(entry)[:-1] + ',"deals":['
             for j, deal in enumerate(deals):
-                yield ("," if j else "") + deal.json()
+                yield ("," if j else "") + _as_json(deal)
             yield "]}"
         yield "]}"
 
     return in_pieces(parts(), STREAM_PIECE)
-
-
-LEDGER_CSV_HEADER = (
-    "player",
-    "opponent",
-    "session",
-    "date",
-    "deal",
-    "multiplier",
-    "units",
-    "money",
-    "balance_units",
-    "balance_money",
-)
-
-
-def opponent_ledger_csv_stream(
-    group: Group,
-    player: Player,
-    *,
-    session: Session | None = None,
-    date_from: datetime.date | None = None,
-    date_to: datetime.date | None = None,
-) -> Iterator[str]:
-    """``opponent_ledger`` as CSV text in pieces: a header row, then one row per deal per
-    opponent, reading the database as it goes."""
-    ledger = _ledger(group, player, session, date_from, date_to)
-
-    def parts() -> Iterator[str]:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(LEDGER_CSV_HEADER)
-        # The header goes out at once, before the database is asked anything.
-        yield out.getvalue()
-        out.seek(0)
-        out.truncate()
-        for entry, deals in _grouped(ledger, _opponents(ledger)):
-            for deal in deals:
-                row = (player.name, entry["name"], *deal.texts())
-                writer.writerow([spreadsheet_safe(value) for value in row])
-                if out.tell() >= STREAM_PIECE:
-                    yield out.getvalue()
-                    out.seek(0)
-                    out.truncate()
-        yield out.getvalue()
-
-    return parts()
-
-
-def opponent_ledger_csv(
-    group: Group,
-    player: Player,
-    *,
-    session: Session | None = None,
-    date_from: datetime.date | None = None,
-    date_to: datetime.date | None = None,
-) -> str:
-    """``opponent_ledger`` as CSV: a header row, then one row per deal per opponent."""
-    return "".join(
-        opponent_ledger_csv_stream(
-            group, player, session=session, date_from=date_from, date_to=date_to
-        )
-    )
 
 
 # A spreadsheet reads a cell that starts with one of these as a formula.

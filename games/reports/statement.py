@@ -23,7 +23,7 @@ from django.db.models.fields.json import KeyTextTransform
 from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
 from games.models import Deal, Group, LedgerEntry, Player, SessionSeat
-from games.reports.ledger import NOTHING, Amounts, payment_ledger, play_ledger
+from games.reports.ledger import NOTHING, Amounts, payment_ledger, payment_lines, play_ledger
 from games.reports.opponents import spreadsheet_safe
 
 ZERO = Decimal(0)
@@ -115,31 +115,10 @@ def statement(
         line["unit_value"] = unit_value
         line["stake"] = stored_stakes.multiple(night, me_name, other_name)
         lines.setdefault(other, []).append(line)
-    payments = (
-        _with(payment_ledger(group, date_from, date_to), player, opponent)
-        .order_by("payment__date", "payment_id")
-        .values_list(
-            "payment_id",
-            "payment__date",
-            "payment__session_id",
-            "payment__note",
-            "player_a_id",
-            "player_b_id",
-            "money",
-        )
+    payments = _with(payment_ledger(group, date_from, date_to), player, opponent).order_by(
+        "payment__date", "payment_id"
     )
-    for payment, date, session_id, note, a, b, money in payments:
-        other, sign = (b, 1) if a == player.pk else (a, -1)
-        paid = {
-            "kind": "payment",
-            "date": date,
-            "payment": payment,
-            "session": session_id,
-            "direction": "paid" if sign == 1 else "received",
-            "note": note,
-            "units": ZERO,
-            "money": sign * money,
-        }
+    for other, paid in payment_lines(payments, player.pk):
         lines.setdefault(other, []).append(paid)
     stakes_now = {
         (a, b): multiplier

@@ -63,9 +63,10 @@ def test_the_net_to_settle_with_each_opponent(
     assert "Bob pays Ann 0.50 EUR" in text
     assert "Ann pays Cy 3.00 EUR" in text
     assert "Di pays Ann 6.25 EUR" in text
-    total = re.search(r"^All opponents (\S+) (\S+)$", text, re.M)
+    total = re.search(r"^All opponents (\S+) (\S+) (\S+) (\S+)$", text, re.M)
     assert total is not None
-    assert (D(total[1]), D(total[2])) == (ledger["units"], ledger["money"])
+    # Units, money won, paid (nothing yet) and the balance.
+    assert tuple(map(D, total.groups())) == (ledger["units"], ledger["money"], 0, ledger["money"])
 
 
 def test_the_pairs_stake_is_on_the_ledger(

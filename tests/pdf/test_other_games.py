@@ -25,6 +25,8 @@ def test_an_open_face_sheet_marks_fantasy_land(
     assert "Fantasy land for queens or better in the front" in text
     assert re.search(r"^\s*1 +[-+]\d+ +L? *[-+]\d+", text, re.M)
     assert "L plays the next deal in fantasy land" in text
+    # Open-face deals are not reviewed: no "Units missed" column nor its legend.
+    assert "Units missed" not in text and "still being reviewed" not in text
 
 
 def test_a_big_two_sheet(group: Group, players: dict[str, Player], ann_user: User) -> None:
@@ -47,5 +49,7 @@ def test_a_big_two_sheet(group: Group, players: dict[str, Player], ann_user: Use
     # Ann +8, Bob -5, Cy -3 units at 0.5 EUR: Bob pays 2.50 and Cy 1.50.
     assert re.search(r"^\s*1 +\+8 +-5 +-3\s*$", text, re.M)
     assert "Bob pays Ann 2.50 EUR" in text and "Cy pays Ann 1.50 EUR" in text
+    # Big Two deals are not reviewed: no "Units missed" column nor its legend.
+    assert "Units missed" not in text and "still being reviewed" not in text
     ledger = pdf_text(sheets.render("ledger", session, players["Bob"]))
     assert "Bob pays Ann 2.50 EUR" in ledger

@@ -64,8 +64,12 @@ def test_the_sheet_marks_corrections_and_void_reasons(
     text = " ".join(pdf_text(sheets.render("sheet", night)).split())
     # The hand-worked night has deal 8 corrected and deal 9 void (tests/services/test_night).
     changed = text[text.index("Changed since first entered:") :]
-    assert re.search(r"deal 8 corrected", changed)
-    assert re.search(r"deal 9 void.*\(counts nowhere\)", changed)
+    assert re.search(r"deal 8 corrected: hands mixed up", changed)
+    assert re.search(r"deal 9 void: entered twice \(counts nowhere\)", changed)
+    # And on the deal's own line of the listing, with its reason.
+    lines = pdf_text(sheets.render("sheet", night)).splitlines()
+    assert any(re.match(r"^\s*8 .*corrected: hands mixed up", line) for line in lines)
+    assert any(re.match(r"^\s*9 +void: entered twice \(counts nowhere\)$", line) for line in lines)
 
 
 def test_units_are_coloured_by_their_own_sign(

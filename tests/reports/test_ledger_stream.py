@@ -49,7 +49,8 @@ def test_a_long_ledger_comes_in_pieces(ann_user: User, monkeypatch: pytest.Monke
     assert len(pieces) > 10
     # The head comes first, on its own, before anything is summed.
     assert pieces[0] == (
-        f'{{"player":{{"id":{ann.pk},"name":"Ann"}},"currency":"EUR","session":null,'
+        f'{{"player":{{"id":{ann.pk},"name":"Ann"}},"currency":"EUR","unit_value":"0.5",'
+        '"session":null,'
         '"date_from":null,"date_to":null,'
     )
     # Each piece holds about STREAM_PIECE characters: one deal more at most.

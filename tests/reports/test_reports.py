@@ -205,10 +205,17 @@ def test_opponent_ledger_csv(night: Session, group: Group) -> None:
     assert rows[0] == list(reports.LEDGER_CSV_HEADER)
     assert len(rows) == 1 + 3 * 11
     day = night.date.isoformat()
-    assert rows[1] == ["Ann", "Bob", str(night.pk), day, "1", "1", "-6", "-3", "-6", "-3"]
-    assert rows[11] == ["Ann", "Bob", str(night.pk), day, "12", "1", "1", "0.5", "1", "0.5"]
+    deal_columns = ["deal", "", "0.5", "", ""]  # kind, payment, unit_value, direction, note
+    assert rows[1] == [
+        *("Ann", "Bob", str(night.pk), day, "1", "1", "-6", "-3", "-6", "-3"),
+        *deal_columns,
+    ]
+    assert rows[11] == [
+        *("Ann", "Bob", str(night.pk), day, "12", "1", "1", "0.5", "1", "0.5"),
+        *deal_columns,
+    ]
     assert [r[1] for r in rows[1:]] == ["Bob"] * 11 + ["Cy"] * 11 + ["Di"] * 11
-    assert rows[-1][-2:] == ["12.5", "6.25"]  # Ann-Di at the end of the night
+    assert rows[-1][8:10] == ["12.5", "6.25"]  # Ann-Di at the end of the night
 
 
 def test_standings(night: Session, next_night: Session, group: Group) -> None:

@@ -53,6 +53,18 @@ def summed_rows(group: Group) -> dict[int, Decimal]:
     return out
 
 
+def summed_pair_rows(group: Group) -> dict[tuple[int, int], Decimal]:
+    """(player, opponent) -> what the opponent owes the player, straight from the rows."""
+    rows = LedgerEntry.objects.filter(deal__session__group=group) | LedgerEntry.objects.filter(
+        payment__group=group
+    )
+    out: dict[tuple[int, int], Decimal] = {}
+    for a, b, money in rows.values_list("player_a_id", "player_b_id", "money"):
+        out[a, b] = out.get((a, b), D(0)) + money
+        out[b, a] = out.get((b, a), D(0)) - money
+    return out
+
+
 def test_a_pending_payment_counts_nowhere_until_the_payee_confirms(
     session: Session, players: dict[str, Player], ann_user: User, bob_user: User
 ) -> None:
@@ -293,6 +305,20 @@ def test_every_balance_is_the_sum_of_its_rows_and_settling_zeroes_a_night(
             expected[p.payer_id] = expected.get(p.payer_id, D(0)) + p.amount
             expected[p.payee_id] = expected.get(p.payee_id, D(0)) - p.amount
         assert {k: v for k, v in expected.items() if v} == {k: v for k, v in rows.items() if v}
+        # Per opponent: each pair's balance is the sum of that pair's rows, from either side.
+        against = {
+            (row["player_id"], row["opponent_id"]): row["balance"]
+            for row in reports.group_balances(group)["opponents"]
+        }
+        pair_rows = summed_pair_rows(group)
+        assert {k: v for k, v in against.items() if v} == {k: v for k, v in pair_rows.items() if v}
+        assert all(against[b, a] == -balance for (a, b), balance in against.items())
+        # The per-opponent ledger (deals and payments) ends at the same balances.
+        for player in seats:
+            for entry in reports.opponent_ledger(group, player)["opponents"]:
+                balance = against.get((player.pk, entry["id"]), D(0))
+                assert entry["balance_money"] == balance
+                assert entry["deals"][-1]["balance_money"] == balance
         # The suggested transfers recorded as confirmed payments bring each night to zero.
         for session in sessions:
             for payer, payee, amount in night_transfers(session):
