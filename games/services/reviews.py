@@ -4,6 +4,7 @@ recorded (in the background with a broker, at the commit without one) and stored
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from decimal import Decimal
@@ -11,7 +12,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from games.after_response import after_response
 from games.engine import ScoreError
@@ -48,50 +49,94 @@ def store_review(deal_pk: int) -> dict[str, Any] | None:
 
 
 def store_reviews(deal_pks: Sequence[int]) -> dict[int, dict[str, Any] | None]:
-    """``store_review`` for several deals at once: the deals and their seats read in two
-    queries, each reviewed by the engine, and every review with its lines written in one
-    transaction (the deals locked in id order, so that two batches never wait on each
-    other in a circle). A review is stored only if its deal is still at the version
-    reviewed. Answers each deal's review, None for a deal gone, edited meanwhile, or
-    whose stored request the engine refuses (logged)."""
-    deals = list(Deal.objects.filter(pk__in=deal_pks).order_by("pk"))
+    """``store_review`` for several deals at once: the deals (the columns the review needs)
+    and their seats read in two queries, each reviewed by the engine, and every review with
+    its lines written in one transaction (the deals locked in id order, so that two batches
+    never wait on each other in a circle). A review is stored only if its deal is still at
+    the version reviewed. Answers each deal's review, None for a deal gone, edited
+    meanwhile, or whose stored request the engine refuses (logged)."""
+    deals = Deal.objects.filter(pk__in=deal_pks).order_by("pk")
+    rows = list(deals.values_list("pk", "session_id", "version", "rules", "request"))
     seats: dict[int, dict[str, int]] = {}
-    rows = SessionSeat.objects.filter(session_id__in={deal.session_id for deal in deals})
-    for session_id, name, player_id in rows.values_list("session_id", "name", "player_id"):
+    seated = SessionSeat.objects.filter(session_id__in={row[1] for row in rows})
+    for session_id, name, player_id in seated.values_list("session_id", "name", "player_id"):
         seats.setdefault(session_id, {})[name] = player_id
-    reviewed: dict[int, tuple[Deal, dict[str, Any]]] = {}
-    for deal in deals:
+    reviewed: dict[int, tuple[int, int, dict[str, Any]]] = {}
+    for pk, session_id, version, rules, request in rows:
         # Who sat out is not reviewed.
-        request = engine_request({"rules": deal.rules, **deal.request})
         try:
-            reviewed[deal.pk] = deal, {**review_request(request), "version": deal.version}
+            review = review_request(engine_request({"rules": rules, **request}))
         except ScoreError as exc:
-            log.error("deal %s cannot be reviewed: %s", deal.pk, exc)
+            log.error("deal %s cannot be reviewed: %s", pk, exc)
+        else:
+            reviewed[pk] = session_id, version, {**review, "version": version}
     stored: dict[int, dict[str, Any] | None] = dict.fromkeys(deal_pks)
     if not reviewed:
         return stored
     with transaction.atomic():
-        locked = Deal.objects.select_for_update().filter(pk__in=reviewed).order_by("pk")
-        current = dict(locked.values_list("pk", "version"))
-        fresh = [pk for pk, (deal, _) in reviewed.items() if current.get(pk) == deal.version]
-        if not fresh:
-            return stored
-        Deal.objects.bulk_update(
-            [Deal(pk=pk, review=reviewed[pk][1]) for pk in fresh], ["review"], batch_size=100
-        )
-        ReviewLine.objects.filter(deal_id__in=fresh).delete()
+        if connection.vendor == "postgresql":
+            fresh = _write_reviews_pg(reviewed)
+        else:
+            fresh = _write_reviews(reviewed)
         ReviewLine.objects.bulk_create(
             ReviewLine(
                 deal_id=pk,
-                player_id=seats[reviewed[pk][0].session_id][player["name"]],
+                player_id=seats[reviewed[pk][0]][player["name"]],
                 units_missed=Decimal(player["units_missed"]),
             )
             for pk in fresh
-            for player in reviewed[pk][1]["players"]
+            for player in reviewed[pk][2]["players"]
             if player["reviewed"]
         )
-    stored.update((pk, reviewed[pk][1]) for pk in fresh)
+    stored.update((pk, reviewed[pk][2]) for pk in fresh)
     return stored
+
+
+def _write_reviews(reviewed: dict[int, tuple[int, int, dict[str, Any]]]) -> list[int]:
+    """Store the reviews of the deals still at the version reviewed and drop their old
+    review lines; answers those deals' ids (in a transaction)."""
+    locked = Deal.objects.select_for_update().filter(pk__in=reviewed).order_by("pk")
+    current = dict(locked.values_list("pk", "version"))
+    fresh = [pk for pk, (_, version, _) in reviewed.items() if current.get(pk) == version]
+    Deal.objects.bulk_update(
+        [Deal(pk=pk, review=reviewed[pk][2]) for pk in fresh], ["review"], batch_size=100
+    )
+    ReviewLine.objects.filter(deal_id__in=fresh).delete()
+    return fresh
+
+
+# One statement for the batch: lock its deals in id order, store each review where the
+# deal is still at the version reviewed, drop those deals' old review lines.
+_WRITE_REVIEWS = f"""
+WITH locked AS MATERIALIZED (
+    SELECT id FROM {Deal._meta.db_table} WHERE id = ANY(%(ids)s) ORDER BY id FOR UPDATE
+), stored AS (
+    UPDATE {Deal._meta.db_table} AS deal SET review = given.review::jsonb
+    FROM unnest(%(ids)s::bigint[], %(versions)s::integer[], %(reviews)s::text[])
+        AS given (id, version, review)
+    WHERE deal.id = given.id AND deal.version = given.version
+        AND deal.id IN (SELECT id FROM locked)
+    RETURNING deal.id
+), dropped AS (
+    DELETE FROM {ReviewLine._meta.db_table} WHERE deal_id IN (SELECT id FROM stored)
+)
+SELECT id FROM stored ORDER BY id
+"""
+
+
+def _write_reviews_pg(reviewed: dict[int, tuple[int, int, dict[str, Any]]]) -> list[int]:
+    """``_write_reviews`` in one statement, each review encoded once as JSON, as the
+    field would (its encoder)."""
+    encoder = Deal._meta.get_field("review").encoder
+    ids = list(reviewed)
+    params: dict[str, Any] = {
+        "ids": ids,
+        "versions": [reviewed[pk][1] for pk in ids],
+        "reviews": [json.dumps(reviewed[pk][2], cls=encoder) for pk in ids],
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_WRITE_REVIEWS, params)
+        return [pk for (pk,) in cursor.fetchall()]
 
 
 BATCH = 20  # the most deals one review task takes
