@@ -388,3 +388,26 @@ from games.jobs import ImportJob as ImportJob  # noqa: E402
 from games.jobs import _document_path as _document_path  # noqa: E402  (migration 0004)
 from games.payment_rows import Payment as Payment  # noqa: E402
 from games.payment_rows import PaymentRevision as PaymentRevision  # noqa: E402
+
+
+class GroupInvite(models.Model):
+    """A link an owner shares to bring a friend into the group: signed, expiring, revocable.
+
+    The link carries ``nonce`` signed with the site's key (games.services.invites), so an
+    altered or made-up link is refused without a lookup; revoking stamps ``revoked_at``.
+    """
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invites")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="group_invites"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    nonce = models.CharField(max_length=32, unique=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+
+    def __str__(self) -> str:
+        return f"invite to {self.group} by {self.created_by}"
