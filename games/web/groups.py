@@ -19,7 +19,7 @@ from games.engine import ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
 from games.models import Group, Membership, Player
 from games.present import GAME_NAMES, money, money_in, signed, units
-from games.web import rules_form
+from games.web import invites, rules_form
 from games.web.common import group_for, require_owner_role, user_of
 
 
@@ -61,7 +61,7 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
     for row in standings["players"]:
         row["units_text"] = signed(row["units"])
         row["money_text"] = money_in(row["money"], group.currency)
-    players = list(group.players.all())
+    players = list(group.players.select_related("user"))
     stakes = [
         (stake, units(stake.multiplier))
         for stake in group.pair_stakes.select_related("player_a", "player_b")
@@ -90,6 +90,8 @@ def group_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's sessions, standings, rules and players; members add players here."""
     group, role = group_for(request, pk)
     context = _group_context(group, role)
+    if context["is_owner"]:
+        context.update(invites.invites_context(request, group))
     if request.method == "POST":
         name = request.POST.get("name", "")
         try:
