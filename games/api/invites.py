@@ -56,7 +56,9 @@ def _body(request: Request, invite: GroupInvite) -> dict[str, Any]:
     }
 
 
-@extend_schema(methods=["GET"], responses=LIST_OF_OBJECTS, operation_id="v1_groups_invites_list")
+@extend_schema(
+    methods=["GET"], responses={200: LIST_OF_OBJECTS}, operation_id="v1_groups_invites_list"
+)
 @extend_schema(
     methods=["POST"],
     request=InviteCreate,
