@@ -49,7 +49,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             return _refused(request, "web/accounts/signup.html", context)
         if form.is_valid():
             user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return redirect(following or settings.LOGIN_REDIRECT_URL)
         return render(request, "web/accounts/signup.html", context, status=400)
     return render(request, "web/accounts/signup.html", context)
