@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -31,6 +31,13 @@ def _next(request: HttpRequest) -> str:
     return target if allowed else ""
 
 
+def _go_on(following: str) -> HttpResponse:
+    # A path as typed, never a view name: "next=0" must not be looked up as one.
+    if following:
+        return HttpResponseRedirect(following)
+    return redirect(settings.LOGIN_REDIRECT_URL)
+
+
 def _refused(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
     context["error"] = _("Too many tries from here: wait a while, then try again.")
     return render(request, template, context, status=429)
@@ -41,7 +48,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     """A new account (the project's password validators apply); signed in at once."""
     following = _next(request)
     if request.user.is_authenticated:
-        return redirect(following or settings.LOGIN_REDIRECT_URL)
+        return _go_on(following)
     form = UserCreationForm(request.POST or None)
     context: dict[str, Any] = {"form": form, "next": following}
     if request.method == "POST":
@@ -50,7 +57,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             user = form.save()
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-            return redirect(following or settings.LOGIN_REDIRECT_URL)
+            return _go_on(following)
         return render(request, "web/accounts/signup.html", context, status=400)
     return render(request, "web/accounts/signup.html", context)
 

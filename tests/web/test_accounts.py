@@ -131,3 +131,11 @@ def test_reset_requests_from_one_address_are_throttled(alice: User) -> None:
     assert [a.status_code for a in answers] == [302, 302, 429, 429]
     assert answers[-1]["Retry-After"].isdigit()
     assert len(mail.outbox) == 2
+
+
+@pytest.mark.parametrize("following", ["0", "1234", "groups"])
+def test_a_next_that_looks_like_a_view_name_is_a_path(alice: User, following: str) -> None:
+    client = Client()
+    client.force_login(alice)
+    answer = client.post("/accounts/signup/", {"next": following})
+    assert answer.status_code == 302 and answer["Location"] == following
