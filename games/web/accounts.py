@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -49,7 +50,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     following = _next(request)
     if request.user.is_authenticated:
         return _go_on(following)
-    form = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     context: dict[str, Any] = {"form": form, "next": following}
     if request.method == "POST":
         if form_posts_refused("signup", request, settings.SIGNUP_LIMIT):

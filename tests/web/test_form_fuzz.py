@@ -47,9 +47,9 @@ class Night:
         # An invite of the group, for its page's form and its revoke button.
         self.invite = services.create_invite(group, by=user)
 
-    def kwargs(self, pattern: URLPattern) -> dict[str, int]:
+    def kwargs(self, pattern: URLPattern) -> dict[str, int | str]:
         names = set(pattern.pattern.converters)
-        values = {
+        values: dict[str, int | str] = {
             "pk": self.session.pk if "sessions/" in str(pattern.pattern) else self.group.pk,
             "number": 1,
             "player_pk": self.players["Ann"].pk,

@@ -34,9 +34,7 @@ def test_an_owner_makes_an_invite_and_sees_its_link_qr_and_revoke(
     assert f'action="/groups/{group.pk}/invites/{invite.pk}/revoke/" data-confirm=' in page
 
 
-def test_members_neither_see_nor_make_invites(
-    as_bob: Client, alice: User, group: Group
-) -> None:
+def test_members_neither_see_nor_make_invites(as_bob: Client, alice: User, group: Group) -> None:
     services.create_invite(group, by=alice)
     assert "Invite friends" not in as_bob.get(f"/groups/{group.pk}/").content.decode()
     assert as_bob.post(f"/groups/{group.pk}/invites/new/").status_code == 403
