@@ -6,8 +6,9 @@ logins, so neither can be used to flood the database or someone's mailbox.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -18,9 +19,29 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from games.ratelimit import form_posts_refused
+
+if TYPE_CHECKING:
+    BaseSignUpForm = UserCreationForm[User]
+else:  # the stubs' generic form is not subscriptable at run time
+    BaseSignUpForm = UserCreationForm
+
+
+class SignUpForm(BaseSignUpForm):
+    """Django's sign-up form with an e-mail address, where a password reset is sent."""
+
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail"),
+        required=False,
+        help_text=gettext_lazy("Optional: where a link to reset a forgotten password is sent."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
 
 
 def _next(request: HttpRequest) -> str:
@@ -50,7 +71,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     following = _next(request)
     if request.user.is_authenticated:
         return _go_on(following)
-    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    form = SignUpForm(request.POST or None)
     context: dict[str, Any] = {"form": form, "next": following}
     if request.method == "POST":
         if form_posts_refused("signup", request, settings.SIGNUP_LIMIT):

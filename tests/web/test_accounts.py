@@ -31,6 +31,15 @@ def test_sign_up_makes_an_account_signs_in_and_follows_next(db: None) -> None:
     assert client.get("/groups/").status_code == 200  # signed in
 
 
+def test_an_address_given_at_sign_up_receives_the_reset_link(db: None) -> None:
+    Client().post(
+        "/accounts/signup/",
+        {"username": "carol", "email": "carol@example.org", "password1": NEW, "password2": NEW},
+    )
+    Client().post("/accounts/password/reset/", {"email": "carol@example.org"})
+    assert [message.to for message in mail.outbox] == [["carol@example.org"]]
+
+
 @pytest.mark.parametrize(
     ("password", "why"),
     [("carol", "too similar"), ("12345678", "too common"), ("x7", "too short")],
