@@ -437,6 +437,7 @@ class ReviewLine(models.Model):
 
 # Rows of background work (PDF documents, imports) live in their own module; imported here,
 # after the rows they point at, so that Django finds them as models of this app.
+from games.invite_rows import GroupInvite as GroupInvite  # noqa: E402
 from games.jobs import Document as Document  # noqa: E402
 from games.jobs import ImportJob as ImportJob  # noqa: E402
 from games.jobs import _document_path as _document_path  # noqa: E402  (migration 0004)

@@ -158,3 +158,29 @@ class LoginThrottleMiddleware:
             if response.get("Content-Type", "").startswith("application/json"):
                 response.status_code = 429
         return response
+
+
+def form_posts_refused(form: str, request: HttpRequest, limit: int) -> int:
+    """Counts one post of an account form (sign-up, password reset) from the client's
+    address; 0 while fewer than ``limit`` were posted in the window
+    (``LOGIN_FAILURE_WINDOW``), else the seconds until another may be. A limit of 0 turns
+    the count off; so does a cache that does not answer, as for logins."""
+    if not limit:
+        return 0
+    key = f"form-posts:{form}:{client_ip(request)}"
+
+    def count() -> int:
+        posted, until = _count(key)
+        if posted >= limit:
+            return max(1, math.ceil(until - time.time()))
+        _record_failure(key)
+        return 0
+
+    wait = _unless_cache_fails(count, 0)
+    if wait:
+        log.warning(
+            "form refused: too many posts",
+            extra={"form": form, "client_ip": client_ip(request), "retry_after": wait},
+        )
+        setattr(request, RETRY_AFTER, wait)
+    return wait

@@ -356,6 +356,27 @@ AUTHENTICATION_BACKENDS = ["games.ratelimit.RateLimitedModelBackend"]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", default=50)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=900)
+# Sign-ups and password-reset requests from one client address within that window
+# (games.ratelimit.form_posts_refused); 0 turns the count off.
+SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", default=10)
+PASSWORD_RESET_LIMIT = env_int("PASSWORD_RESET_LIMIT", default=5)
+
+# Mail (password resets). In development it is printed on the console; in production it
+# goes through the SMTP server named by EMAIL_HOST (and, when set, its port, user, password
+# and TLS), sent from DEFAULT_FROM_EMAIL. Production without EMAIL_HOST still starts, and
+# prints the mail to the server's log like development.
+EMAIL_HOST_SETTING = env_str("EMAIL_HOST")
+if EMAIL_HOST_SETTING is None:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = EMAIL_HOST_SETTING
+    EMAIL_PORT = env_int("EMAIL_PORT", default=587, minimum=1, maximum=65535)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+    EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "scorekeeper@localhost"
 
 # Throttles on the stateless calculators, which need no login (games.api.throttles): per
 # address for anonymous callers, per user for signed-in ones, counted in the cache above.

@@ -72,6 +72,21 @@ FORMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "/groups/{group}/payments/1/edit/",
         ("payer", "payee", "amount", "date", "note", "reason"),
     ),
+    ("invite-new", "/groups/{group}/invites/new/", ("next",)),
+    ("invite-revoke", "/groups/{group}/invites/1/revoke/", ("next",)),
+    ("invite", "/invites/not-a-real:token/", ("player", "new_player")),
+    ("signup", "/accounts/signup/", ("username", "password1", "password2", "next")),
+    ("password-reset", "/accounts/password/reset/", ("email",)),
+    (
+        "password-reset-confirm",
+        "/accounts/password/reset/MQ/set-password/",
+        ("new_password1", "new_password2"),
+    ),
+    (
+        "password-change",
+        "/accounts/password/change/",
+        ("old_password", "new_password1", "new_password2"),
+    ),
     ("login", "/accounts/login/", ("username", "password")),
     ("logout", "/accounts/logout/", ("next",)),
 )

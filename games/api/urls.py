@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from games.api import documents, payments, reports
+from games.api import documents, invites, payments, reports
 from games.api.groups import (
     GroupViewSet,
     MemberViewSet,
@@ -58,6 +58,13 @@ urlpatterns = [
     path("groups/<int:pk>/balances/", payments.group_balances, name="group-balances"),
     path("groups/<int:pk>/statement/", payments.group_statement, name="group-statement"),
     path("sessions/<int:pk>/payments/", payments.session_payments, name="session-payments"),
+    path("groups/<int:pk>/invites/", invites.group_invites, name="group-invites"),
+    path(
+        "groups/<int:pk>/invites/<int:invite_pk>/revoke/",
+        invites.invite_revoke,
+        name="invite-revoke",
+    ),
+    path("invites/accept/", invites.invite_accept, name="invite-accept"),
     path("imports/<int:pk>/", reports.import_detail, name="import-detail"),
     path("sessions/<int:pk>/sheets/", documents.session_sheets, name="session-sheets"),
     path("sessions/<int:pk>/ledgers/", documents.session_ledgers, name="session-ledgers"),

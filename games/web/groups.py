@@ -20,7 +20,7 @@ from games.engine import RuleError, ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
 from games.models import Group, Membership, Player
 from games.present import GAME_NAMES, money, money_in, signed, units
-from games.web import rules_form
+from games.web import invites, rules_form
 from games.web.common import group_for, require_owner_role, user_of
 
 
@@ -108,7 +108,7 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
     for row in standings["players"]:
         row["units_text"] = signed(row["units"])
         row["money_text"] = money_in(row["money"], group.currency)
-    players = list(group.players.all())
+    players = list(group.players.select_related("user"))
     merges = list(group.merges.select_related("merged_by")[:20])
     stakes = [
         (stake, units(stake.multiplier))
@@ -139,6 +139,8 @@ def group_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's sessions, standings, rules and players; members add players here."""
     group, role = group_for(request, pk)
     context = _group_context(group, role)
+    if context["is_owner"]:
+        context.update(invites.invites_context(request, group))
     if request.method == "POST":
         name = request.POST.get("name", "")
         try:

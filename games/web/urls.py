@@ -1,7 +1,16 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.web import deals, groups, payments, players, scoreboard, sessions
+from games.web import (
+    accounts,
+    deals,
+    groups,
+    invites,
+    payments,
+    players,
+    scoreboard,
+    sessions,
+)
 
 app_name = "web"
 
@@ -14,6 +23,32 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/password/change/", accounts.password_change, name="password-change"),
+    path(
+        "accounts/password/change/done/",
+        accounts.password_change_done,
+        name="password-change-done",
+    ),
+    path("accounts/password/reset/", accounts.password_reset, name="password-reset"),
+    path("accounts/password/reset/sent/", accounts.password_reset_done, name="password-reset-done"),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        accounts.password_reset_confirm,
+        name="password-reset-confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        accounts.password_reset_complete,
+        name="password-reset-complete",
+    ),
+    path("invites/<str:token>/", invites.invite_open, name="invite"),
+    path("groups/<int:pk>/invites/new/", invites.invite_new, name="invite-new"),
+    path(
+        "groups/<int:pk>/invites/<int:invite_pk>/revoke/",
+        invites.invite_revoke,
+        name="invite-revoke",
+    ),
     path("groups/", groups.group_list, name="groups"),
     path("groups/new/", groups.group_new, name="group-new"),
     path("groups/<int:pk>/", groups.group_detail, name="group"),

@@ -35,7 +35,7 @@ SMALL_TARGETS = """
       continue;
     if (el.matches(".visually-hidden, .skip")) continue;
     let target = box;
-    if (el.matches("input[type=checkbox]") && el.closest("label"))
+    if (el.matches("input[type=checkbox], input[type=radio]") && el.closest("label"))
       target = el.closest("label").getBoundingClientRect();
     if (target.height < 43.5 || target.width < 43.5)
       out.push(el.tagName.toLowerCase() + "#" + el.id + "." + el.className + " '" +

@@ -17,6 +17,7 @@ from django.urls import get_resolver
 
 from games import services
 from games.models import Group, Player, Session
+from games.services.invites import token_for
 from games.web import urls as web_urls
 from tests.services.hands import deal
 
@@ -36,6 +37,14 @@ STRICT = {
 PAGES = {
     "home": "/",
     "web:login": "/accounts/login/",
+    "web:signup": "/accounts/signup/",
+    "web:password-reset": "/accounts/password/reset/",
+    "web:password-reset-done": "/accounts/password/reset/sent/",
+    "web:password-reset-confirm": "/accounts/password/reset/MQ/set-password/",
+    "web:password-reset-complete": "/accounts/password/reset/done/",
+    "web:password-change": "/accounts/password/change/",
+    "web:password-change-done": "/accounts/password/change/done/",
+    "web:invite": "/invites/{i}/",
     "web:groups": "/groups/",
     "web:group-new": "/groups/new/",
     "web:group": "/groups/{g}/",
@@ -61,6 +70,8 @@ NOT_PAGES = {
     "web:payment-confirm": "POST, then a redirect",
     "web:payment-void": "POST, then a redirect",
     "web:session-settle": "POST, then a redirect",
+    "web:invite-new": "POST, then a redirect",
+    "web:invite-revoke": "POST, then a redirect",
 }
 
 
@@ -119,8 +130,11 @@ def test_every_page_has_the_strict_policy_and_no_inline_code(
 ) -> None:
     # A payment of the night, for its correction page (and the pages that list it).
     payment = services.settle_session(played, User.objects.get(username="alice"))[0]
-    url = PAGES[name].format(g=group.pk, s=played.pk, p=payment.pk)
-    client = Client() if name == "web:login" else as_alice
+    # An invite of the group, shown to its owner on the group page (with its QR code).
+    invite = services.create_invite(group, by=User.objects.get(username="alice"))
+    url = PAGES[name].format(g=group.pk, s=played.pk, p=payment.pk, i=token_for(invite))
+    signed_out = {"web:login", "web:signup", "web:password-reset", "web:password-reset-confirm"}
+    client = Client() if name in signed_out else as_alice
 
     response = client.get(url)
 

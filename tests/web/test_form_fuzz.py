@@ -14,12 +14,15 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import services
 from games.engine.options import OPTIONS
 from games.models import Group, Player, Session
+from games.services.invites import token_for
 from games.web.urls import urlpatterns
 from tests.web.conftest import PASSWORD
 from tests.web.forms import deal_form
@@ -41,14 +44,20 @@ class Night:
         self.group, self.players, self.session, self.user = group, players, session, user
         # A payment of the night, for the forms that confirm, void or correct one.
         self.payment = services.record_payment(group, players["Cy"], players["Ann"], "2", user)
+        # An invite of the group, for its page's form and its revoke button.
+        self.invite = services.create_invite(group, by=user)
 
-    def kwargs(self, pattern: URLPattern) -> dict[str, int]:
+    def kwargs(self, pattern: URLPattern) -> dict[str, int | str]:
         names = set(pattern.pattern.converters)
-        values = {
+        values: dict[str, int | str] = {
             "pk": self.session.pk if "sessions/" in str(pattern.pattern) else self.group.pk,
             "number": 1,
             "player_pk": self.players["Ann"].pk,
             "payment_pk": self.payment.pk,
+            "invite_pk": self.invite.pk,
+            # The invite page's token; the reset link's token (then not valid) too.
+            "token": token_for(self.invite),
+            "uidb64": urlsafe_base64_encode(force_bytes(self.user.pk)),
         }
         return {name: values[name] for name in names}
 
@@ -57,6 +66,22 @@ class Night:
 Form = tuple[Callable[[Night], dict[str, Any]], tuple[str, ...]]
 FORMS: dict[str, Form] = {
     "login": (lambda n: {"username": "alice", "password": PASSWORD}, ("username", "password")),
+    "signup": (
+        lambda n: {"username": "carol", "password1": PASSWORD, "password2": PASSWORD},
+        ("username", "password1", "password2", "next"),
+    ),
+    "password-change": (
+        lambda n: {"old_password": PASSWORD, "new_password1": "x", "new_password2": "x"},
+        ("old_password", "new_password1", "new_password2"),
+    ),
+    "password-reset": (lambda n: {"email": "alice@example.org"}, ("email",)),
+    "password-reset-confirm": (
+        lambda n: {"new_password1": PASSWORD, "new_password2": PASSWORD},
+        ("new_password1", "new_password2"),
+    ),
+    "invite": (lambda n: {"player": n.players["Cy"].pk}, ("player", "new_player")),
+    "invite-new": (lambda n: {}, ("next",)),
+    "invite-revoke": (lambda n: {}, ("next",)),
     "logout": (lambda n: {}, ("next",)),
     "group": (lambda n: {"name": "Eve"}, ("name",)),
     "group-new": (

@@ -1,0 +1,119 @@
+"""Accounts: sign-up, password change and password reset, on Django's own auth views.
+
+Sign-up and reset requests are counted per client address (games.ratelimit) like failed
+logins, so neither can be used to flood the database or someone's mailbox.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from games.ratelimit import form_posts_refused
+
+if TYPE_CHECKING:
+    BaseSignUpForm = UserCreationForm[User]
+else:  # the stubs' generic form is not subscriptable at run time
+    BaseSignUpForm = UserCreationForm
+
+
+class SignUpForm(BaseSignUpForm):
+    """Django's sign-up form with an e-mail address, where a password reset is sent."""
+
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail"),
+        required=False,
+        help_text=gettext_lazy("Optional: where a link to reset a forgotten password is sent."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+
+def _next(request: HttpRequest) -> str:
+    """The page to go on to (an invite, say): only one of this site's."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else ""
+
+
+def _go_on(following: str) -> HttpResponse:
+    # A path as typed, never a view name: "next=0" must not be looked up as one.
+    if following:
+        return HttpResponseRedirect(following)
+    return redirect(settings.LOGIN_REDIRECT_URL)
+
+
+def _refused(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    context["error"] = _("Too many tries from here: wait a while, then try again.")
+    return render(request, template, context, status=429)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """A new account (the project's password validators apply); signed in at once."""
+    following = _next(request)
+    if request.user.is_authenticated:
+        return _go_on(following)
+    form = SignUpForm(request.POST or None)
+    context: dict[str, Any] = {"form": form, "next": following}
+    if request.method == "POST":
+        if form_posts_refused("signup", request, settings.SIGNUP_LIMIT):
+            return _refused(request, "web/accounts/signup.html", context)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+            return _go_on(following)
+        return render(request, "web/accounts/signup.html", context, status=400)
+    return render(request, "web/accounts/signup.html", context)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset request, counted per client address before any mail goes out."""
+
+    template_name = "web/accounts/password_reset.html"
+    email_template_name = "web/accounts/password_reset_email.txt"
+    subject_template_name = "web/accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("web:password-reset-done")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if form_posts_refused("password-reset", request, settings.PASSWORD_RESET_LIMIT):
+            context = self.get_context_data(form=self.get_form())
+            return _refused(request, self.template_name, context)
+        return super().post(request, *args, **kwargs)
+
+
+password_reset = PasswordResetView.as_view()
+password_reset_done = auth_views.PasswordResetDoneView.as_view(
+    template_name="web/accounts/password_reset_done.html"
+)
+password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
+    template_name="web/accounts/password_reset_confirm.html",
+    success_url=reverse_lazy("web:password-reset-complete"),
+)
+password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
+    template_name="web/accounts/password_reset_complete.html"
+)
+password_change = auth_views.PasswordChangeView.as_view(
+    template_name="web/accounts/password_change.html",
+    success_url=reverse_lazy("web:password-change-done"),
+)
+password_change_done = auth_views.PasswordChangeDoneView.as_view(
+    template_name="web/accounts/password_change_done.html"
+)
