@@ -197,6 +197,28 @@ class Session(models.Model):
         return {name: pk for pk, name in self.seat_names().items()}
 
 
+class SessionEvent(models.Model):
+    """A close or a reopen of a session: its history, shown on the scoreboard."""
+
+    class Action(models.TextChoices):
+        CLOSE = "close"
+        REOPEN = "reopen"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(max_length=6, choices=Action.choices)
+    reason = models.CharField(max_length=200, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("session", "at", "id")
+
+    def __str__(self) -> str:
+        return f"{self.action} of session {self.session_id}"
+
+
 class SessionSeat(models.Model):
     """A player's seat at one session, under the name they sat down with.
 
@@ -249,6 +271,12 @@ class Deal(models.Model):
         " which any retry with its key matches",
     )
     version = models.PositiveIntegerField(default=1)
+    dealer = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="the seat (SessionSeat.seat) that dealt; null on a deal stored before"
+        " dealers were recorded",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
