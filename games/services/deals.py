@@ -37,7 +37,7 @@ from games.services.deal_write import (
     insert_at_once,
     ledger_amount,
 )
-from games.services.dealers import deal_dealer, dealer_seat, seat_numbers
+from games.services.dealers import deal_dealer, dealer_name, dealer_seat, seat_numbers
 from games.services.reviews import review_after_commit
 from games.services.sessions import close_at_target, fantasyland, lock_open_session
 from games.sitting_out import SAT_OUT, is_sat_out, playing, score_playing
@@ -104,6 +104,7 @@ def record_or_replay(
     if at_once(session):
         deal = _record_at_once(session, table, request_players, by, idempotency_key, sent, dealt_by)
         if deal is not None:
+            deal.__dict__["dealer_name"] = dealer_name(dealt_by, table.seats)
             return Recorded(deal, created=True)
     try:
         with transaction.atomic():
@@ -140,6 +141,7 @@ def record_or_replay(
     except _Replayed as replayed:
         return Recorded(replayed.deal, created=False)
     session.last_deal_number = number
+    deal.__dict__["dealer_name"] = dealer_name(dealt_by, table.seats)
     return Recorded(deal, created=True)
 
 
