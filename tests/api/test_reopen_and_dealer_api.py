@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework.test import APIClient
 
 from games.models import Session, SessionEvent
@@ -11,7 +13,7 @@ from tests.services.hands import deal
 FOUR = {"Ann": "A", "Bob": "B", "Cy": "C", "Di": "D"}
 
 
-def post_deal(client: APIClient, session: Session, **extra: object) -> object:
+def post_deal(client: APIClient, session: Session, **extra: object) -> Any:
     return client.post(
         f"{API}/sessions/{session.pk}/deals/",
         {"players": deal(**FOUR), **extra},
