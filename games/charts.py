@@ -108,7 +108,7 @@ def running_totals_svg(
         ]
         points = " ".join(f"{x(number):.1f},{y(v):.1f}" for number, v in series)
         parts.append(
-            f'<polyline class="line p{index}" points="{points}" fill="none" stroke="{colour}" '
+            f'<polyline points="{points}" class="line p{index}" fill="none" stroke="{colour}" '
             'stroke-width="1.8" stroke-linejoin="round"/>'
         )
         final = totals[name][-1] if totals[name] else Decimal(0)
