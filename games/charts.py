@@ -47,12 +47,17 @@ def _number(value: float) -> str:
 
 
 def running_totals_svg(
-    deals: Sequence[int], totals: Mapping[str, Sequence[Decimal]], *, title: str = ""
+    deals: Sequence[int],
+    totals: Mapping[str, Sequence[Decimal]],
+    *,
+    title: str = "",
+    page: bool = False,
 ) -> str:
     """An SVG line chart: x the deal numbers (evenly spaced), y each player's cumulative units.
 
     ``totals[name][k]`` is the player's total after ``deals[k]``; every line starts at 0
-    before the first deal. The legend gives each player's final total.
+    before the first deal. The legend gives each player's final total. The same chart is
+    the PDF sheet's and (``page``: classed for the page's stylesheet) the scoreboard's.
     """
     names = list(totals)
     values = [float(v) for series in totals.values() for v in series] + [0.0]
@@ -73,7 +78,8 @@ def running_totals_svg(
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'class="chart" role="img" font-family="DejaVu Sans" font-size="11">'
+        f'class="{"running-chart" if page else "chart"}" role="img" '
+        'font-family="DejaVu Sans" font-size="11">'
     ]
     if title:
         parts.append(f"<title>{escape(title)}</title>")
@@ -102,8 +108,8 @@ def running_totals_svg(
         ]
         points = " ".join(f"{x(number):.1f},{y(v):.1f}" for number, v in series)
         parts.append(
-            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="1.8" '
-            'stroke-linejoin="round"/>'
+            f'<polyline points="{points}" class="line p{index}" fill="none" stroke="{colour}" '
+            'stroke-width="1.8" stroke-linejoin="round"/>'
         )
         final = totals[name][-1] if totals[name] else Decimal(0)
         legend_y = TOP + 14 + 18 * index

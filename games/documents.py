@@ -63,6 +63,8 @@ def fingerprint(session: Session, player: Player | None = None) -> str:
         # Reviews (units missed) are added in the background after each deal.
         "deals": [deals["count"], deals["versions"] or 0, deals["reviewed"]],
         "session": [str(session.date), session.place, session.status, session.rules],
+        # A close and a reopen: the sheet of a night closed again is made again.
+        "events": session.events.count(),
         "group": [session.group.name, session.group.currency],
         "seats": list(session.seat_names().values()),
         # The sheet's payments and the balances carried in and out (issue 16) follow the

@@ -23,6 +23,10 @@ class SessionClosed(ServiceError):
     """The session is closed: its deals are read-only."""
 
 
+class SessionOpen(ServiceError):
+    """The session is open already: there is nothing to reopen."""
+
+
 class DealNotActive(ServiceError):
     """The deal is void: it can be neither edited nor voided again."""
 
@@ -58,6 +62,7 @@ class ImportRefused(ServiceError):
 # Conflicts with the state of the data rather than with the request itself (HTTP 409).
 CONFLICTS = (
     SessionClosed,
+    SessionOpen,
     DealNotActive,
     DealNotVoid,
     HasHistory,

@@ -303,6 +303,12 @@ class Deal(models.Model):
         " which any retry with its key matches",
     )
     version = models.PositiveIntegerField(default=1)
+    dealer = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="the seat (SessionSeat.seat) that dealt; null on a deal stored before"
+        " dealers were recorded",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -416,25 +422,6 @@ class LedgerEntry(models.Model):
         return f"{what}: {self.player_a} {self.units:+} from {self.player_b}"
 
 
-class ReviewLine(models.Model):
-    """What one player missed on one deal by how they set their cards (from its review).
-
-    Written with ``Deal.review``, so reports add up units missed with one query.
-    """
-
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="review_lines")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    units_missed = models.DecimalField(max_digits=14, decimal_places=4)
-
-    class Meta:
-        constraints = (
-            models.UniqueConstraint(fields=("deal", "player"), name="review_line_player"),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.deal}: {self.player} missed {self.units_missed}"
-
-
 # Rows of background work (PDF documents, imports) live in their own module; imported here,
 # after the rows they point at, so that Django finds them as models of this app.
 from games.invite_rows import GroupInvite as GroupInvite  # noqa: E402
@@ -444,3 +431,5 @@ from games.jobs import _document_path as _document_path  # noqa: E402  (migratio
 from games.payment_rows import Payment as Payment  # noqa: E402
 from games.payment_rows import PaymentRevision as PaymentRevision  # noqa: E402
 from games.player_rows import PlayerMerge as PlayerMerge  # noqa: E402
+from games.review_lines import ReviewLine as ReviewLine  # noqa: E402
+from games.session_events import SessionEvent as SessionEvent  # noqa: E402

@@ -23,6 +23,7 @@ DEAL_FIELDS = (
     *(f"p{k}-{f}" for k in range(4) for f in (*SEAT_FIELDS, "surrender", "natural", "sat_out")),
     "idempotency_key",
     "reason",
+    "dealer",
     "arrange",
 )
 RULE_FIELDS = (
@@ -59,6 +60,7 @@ FORMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("deal-void", "/sessions/{session}/deals/1/void/", ("reason",)),
     ("deal-restore", "/sessions/{session}/deals/1/restore/", ("reason",)),
     ("session-close", "/sessions/{session}/close/", ("confirm",)),
+    ("session-reopen", "/sessions/{session}/reopen/", ("reason",)),
     ("session-settle", "/sessions/{session}/settle/", ("how",)),
     (
         "payment-new",

@@ -28,6 +28,7 @@ from games.models import (
     Session,
 )
 from games.services import checks
+from games.services.dealers import dealer_name, seat_numbers
 from games.services.deals import REASON_LENGTH
 
 # A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
@@ -289,6 +290,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
     stakes = serializers.JSONField(source="request.stakes", read_only=True, default=None)
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
     revisions = serializers.SerializerMethodField()
+    dealer = serializers.SerializerMethodField()
 
     class Meta:
         model = Deal
@@ -298,6 +300,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "number",
             "status",
             "version",
+            "dealer",
             "players",
             "stakes",
             "rules",
@@ -324,6 +327,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "number": deal.number,
             "status": deal.status,
             "version": deal.version,
+            "dealer": self.get_dealer(deal),
             "players": deal.request["players"],
             "stakes": deal.request.get("stakes"),
             "rules": deal.rules,
@@ -335,6 +339,19 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "review": deal.review,
             "revisions": self.get_revisions(deal),
         }
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_dealer(self, deal: Deal) -> str | None:
+        """The name of the seated player who dealt (null on a deal from before dealers)."""
+        if "dealer_name" in deal.__dict__:  # (a deal just recorded knows it)
+            name: str | None = deal.__dict__["dealer_name"]
+            return name
+        if deal.dealer is None:
+            return None
+        seats: dict[str, int] | None = getattr(self, "_seats", None)
+        if seats is None:  # once for a list of deals
+            seats = self._seats = seat_numbers(deal.session)
+        return dealer_name(deal.dealer, seats)
 
     @extend_schema_field(DealRevisionSerializer(many=True))
     def get_revisions(self, deal: Deal) -> Any:
@@ -352,6 +369,20 @@ class DealInputSerializer(serializers.Serializer[Any]):
         help_text="the score request's players: name plus rows, surrender, natural, or cards;"
         " every seated player once, {'name': NAME, 'sat_out': true} for one who sat it out"
     )
+    reason = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=REASON_LENGTH
+    )
+    dealer = serializers.CharField(
+        required=False,
+        default=None,
+        allow_null=True,
+        max_length=50,
+        help_text="the seated player who dealt; by default the next seat after the previous"
+        " deal's dealer (on an edit: unchanged)",
+    )
+
+
+class ReopenSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(
         required=False, default="", allow_blank=True, max_length=REASON_LENGTH
     )

@@ -105,6 +105,16 @@ class SessionViewSet(
         session = services.close_session(self.get_object(), current_user(request))
         return Response(self.get_serializer(self.get_queryset().get(pk=session.pk)).data)
 
+    @extend_schema(request=s.ReopenSerializer, responses=s.SessionSerializer)
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Owners only: a closed session takes deals again (kept in its history)."""
+        data = validated(s.ReopenSerializer, request.data)
+        session = services.reopen_session(
+            self.get_object(), current_user(request), reason=data["reason"]
+        )
+        return Response(self.get_serializer(self.get_queryset().get(pk=session.pk)).data)
+
 
 def seat_player(players: QuerySet[Player], name: str, k: int) -> Player:
     player = players.filter(name=name).first()
@@ -170,7 +180,7 @@ class DealViewSet(
         key = request.headers.get("Idempotency-Key") or None
         data = validated(s.DealInputSerializer, request.data)
         deal, created = services.record_or_replay(
-            self.session, data["players"], current_user(request), key
+            self.session, data["players"], current_user(request), key, data["dealer"]
         )
         if not created:  # a replay answers as the deal was first answered
             answer = self.get_serializer(self.get_queryset().get(pk=deal.pk)).data
@@ -193,7 +203,11 @@ class DealViewSet(
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = validated(s.DealInputSerializer, request.data)
         deal = services.edit_deal(
-            self.get_object(), data["players"], current_user(request), reason=data["reason"]
+            self.get_object(),
+            data["players"],
+            current_user(request),
+            reason=data["reason"],
+            dealer=data["dealer"],
         )
         answer = self.get_serializer(self.get_queryset().get(pk=deal.pk)).data
         return Response(self._closing(answer))

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, Q, Sum
 
+from games.dealing import dealer_name, next_dealer
 from games.engine.tally import tally
 from games.models import Deal, ReviewLine, Session
 from games.reports import ledger
@@ -172,7 +173,15 @@ def session_summary(
         "void_deals": sorted(void),
         "players": players,
         "pairs": matrix,
+        "next_dealer": _next_dealer(session) if session.is_open else None,
     } | ({"running": running_units, **paged} if running else {})
+
+
+def _next_dealer(session: Session) -> str | None:
+    """Who deals the session's next deal by default (``games.dealing``)."""
+    seats = dict(session.seats.order_by("seat").values_list("name", "seat"))
+    last = session.deals.order_by("-number").values_list("number", "dealer").first()
+    return dealer_name(next_dealer(list(seats.values()), last), seats) if seats else None
 
 
 def _units_missed(session: Session) -> dict[int, Decimal]:

@@ -17,6 +17,7 @@ from games.errors import (
     SessionClosed,
 )
 from games.permissions import NotAllowed
+from games.services.dealers import upcoming_dealer
 from games.services.deals import (
     Recorded,
     edit_deal,
@@ -62,6 +63,7 @@ from games.services.sessions import (
     closed_at_target,
     delete_session,
     fantasyland,
+    reopen_session,
     start_session,
     target_reached,
     update_session,
@@ -102,6 +104,7 @@ __all__ = [
     "record_or_replay",
     "record_payment",
     "remove_member",
+    "reopen_session",
     "restore_deal",
     "revoke_invite",
     "set_member_role",
@@ -111,6 +114,7 @@ __all__ = [
     "start_session",
     "store_review",
     "target_reached",
+    "upcoming_dealer",
     "update_group",
     "update_player",
     "update_session",

@@ -29,6 +29,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
+from games.engine import ScoreError
 from games.engine.games import GAMES
 from games.models import Deal, LedgerEntry, PairStake, Session, SessionSeat
 
@@ -36,6 +37,8 @@ from games.models import Deal, LedgerEntry, PairStake, Session, SessionSeat
 class DealTable(NamedTuple):
     seated: dict[str, int]  # player ids by seat name, in seat order
     pair_stakes: list[tuple[int, int, Decimal]]  # the group's (player a, player b, multiple)
+    seats: dict[str, int]  # seat numbers by seat name, in seat order
+    last: tuple[int, int | None] | None  # the last deal's (number, dealer), None before one
 
 
 def _quoted(model: type[Any]) -> str:
@@ -46,6 +49,7 @@ def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
     """``sessions`` with each one's seats and its group's pair stakes read in the same
     query (as JSON text), for ``deal_table`` to take without a query of its own."""
     seats, stakes, session = _quoted(SessionSeat), _quoted(PairStake), _quoted(Session)
+    deals = _quoted(Deal)
     if connection.vendor == "postgresql":
         agg, row = "json_agg", "json_build_array"
     else:
@@ -58,9 +62,15 @@ def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
         f"SELECT CAST({agg}({row}(p.player_a_id, p.player_b_id, CAST(p.multiplier AS TEXT)))"
         f" AS TEXT) FROM {stakes} p WHERE p.group_id = {session}.group_id"
     )
+    # The last deal's number and dealer, for the next deal's default dealer.
+    last_sql = (
+        f"SELECT CAST({row}(d.number, d.dealer) AS TEXT) FROM {deals} d"
+        f" WHERE d.session_id = {session}.id ORDER BY d.number DESC LIMIT 1"
+    )
     return sessions.annotate(
         deal_table_seats=RawSQL(seats_sql, (), output_field=TextField()),
         deal_table_stakes=RawSQL(stakes_sql, (), output_field=TextField()),
+        deal_table_last=RawSQL(last_sql, (), output_field=TextField()),
     )
 
 
@@ -71,11 +81,17 @@ def deal_table(session: Session) -> DealTable:
     if "deal_table_seats" in session.__dict__:
         seat_rows = json.loads(session.__dict__.pop("deal_table_seats") or "[]")
         stake_rows = json.loads(session.__dict__.pop("deal_table_stakes") or "[]")
+        last_row = json.loads(session.__dict__.pop("deal_table_last", None) or "null")
     else:
-        seat_rows, stake_rows = _read_table(session)
+        seat_rows, stake_rows, last_row = _read_table(session)
     seated = {name: int(player) for _, name, player in sorted(seat_rows)}
+    seats = {name: int(seat) for seat, name, _ in sorted(seat_rows)}
     pair_stakes = sorted((int(a), int(b), Decimal(m)) for a, b, m in stake_rows)
-    return DealTable(seated, pair_stakes)
+    last = None
+    if last_row is not None:
+        number, dealer = last_row
+        last = (int(number), None if dealer is None else int(dealer))
+    return DealTable(seated, pair_stakes, seats, last)
 
 
 def names_read_with(session: Session) -> list[str] | None:
@@ -86,20 +102,25 @@ def names_read_with(session: Session) -> list[str] | None:
     return [name for _, name, _ in sorted(json.loads(session.__dict__["deal_table_seats"]))]
 
 
-def _read_table(session: Session) -> tuple[list[Any], list[Any]]:
-    """Seats and stakes in one round trip; multipliers as text, which both databases give
-    exactly (SQLite keeps a decimal as a number)."""
+def _read_table(session: Session) -> tuple[list[Any], list[Any], list[Any] | None]:
+    """Seats, stakes and the last deal's (number, dealer) in one round trip; multipliers
+    as text, which both databases give exactly (SQLite keeps a decimal as a number)."""
+    deals = _quoted(Deal)
     query = (
         f"SELECT seat, name, player_id, NULL, NULL FROM {_quoted(SessionSeat)}"
         " WHERE session_id = %s UNION ALL SELECT NULL, NULL, player_a_id, player_b_id,"
         f" CAST(multiplier AS TEXT) FROM {_quoted(PairStake)} WHERE group_id = %s"
+        f" UNION ALL SELECT NULL, 'last', number, dealer, NULL FROM {deals}"
+        f" WHERE session_id = %s AND number = (SELECT MAX(number) FROM {deals}"
+        " WHERE session_id = %s)"
     )
     with connection.cursor() as cursor:
-        cursor.execute(query, [session.pk, session.group_id])
+        cursor.execute(query, [session.pk, session.group_id, session.pk, session.pk])
         rows = cursor.fetchall()
     seats = [(seat, name, player) for seat, name, player, _, _ in rows if seat is not None]
-    stakes = [(a, b, m) for seat, _, a, b, m in rows if seat is None]
-    return seats, stakes
+    stakes = [(a, b, m) for seat, name, a, b, m in rows if seat is None and name is None]
+    last = next(([n, d] for seat, name, n, d, _ in rows if seat is None and name), None)
+    return seats, stakes, last
 
 
 def at_once(session: Session) -> bool:
@@ -121,6 +142,7 @@ def insert_at_once(
     idempotency_key: str | None,
     fingerprint: str | None,
     ledger: list[LedgerEntry],
+    dealer: int | None = None,
 ) -> Deal | None:
     """The deal stored under the session's next number with its ledger rows, in one
     statement (PostgreSQL); None when nothing was stored (another database, a closed
@@ -137,6 +159,7 @@ def insert_at_once(
         tally=tally,
         idempotency_key=idempotency_key,
         idempotency_fingerprint=fingerprint,
+        dealer=dealer,
         created_by=by,
     )
     columns, values, params = [], [], []
@@ -190,3 +213,25 @@ def _execute(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
         cursor.execute(sql, params)
         row: tuple[Any, ...] | None = cursor.fetchone()
     return row
+
+
+_LEDGER_FIELD = LedgerEntry._meta.get_field("money")
+_LEDGER_STEP = Decimal(1).scaleb(-_LEDGER_FIELD.decimal_places)
+_LEDGER_LIMIT = Decimal(10) ** (_LEDGER_FIELD.max_digits - _LEDGER_FIELD.decimal_places)
+
+
+def ledger_amount(pair: Mapping[str, Any], key: str) -> Decimal:
+    """A pair's units or money as the ledger keeps it; ScoreError when the ledger could not
+    keep it exactly, so that balances (sums of ledger rows) always equal the engine's
+    results. Only odd stakes get here, such as 0.0125 a unit on a 0.5-unit deal."""
+    amount = Decimal(pair.get(key, "0"))
+    # The size first: quantizing a huge amount would overflow the decimal context.
+    if abs(amount) < _LEDGER_LIMIT and amount == amount.quantize(_LEDGER_STEP):
+        return amount
+    a, b = pair["players"]
+    raise ScoreError(
+        f"{a} and {b}: {key} {pair[key]} cannot be kept exactly (the ledger keeps"
+        f" {_LEDGER_STEP} steps below {_LEDGER_LIMIT:,}); choose a unit value or pair stake"
+        " with fewer decimal places",
+        "stakes",
+    )

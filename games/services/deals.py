@@ -30,7 +30,14 @@ from games.errors import (
 )
 from games.models import Deal, DealRevision, LedgerEntry, Session
 from games.permissions import require_member, require_owner
-from games.services.deal_write import DealTable, at_once, deal_table, insert_at_once
+from games.services.deal_write import (
+    DealTable,
+    at_once,
+    deal_table,
+    insert_at_once,
+    ledger_amount,
+)
+from games.services.dealers import deal_dealer, dealer_name, dealer_seat, seat_numbers
 from games.services.reviews import review_after_commit
 from games.services.sessions import close_at_target, fantasyland, lock_open_session
 from games.sitting_out import SAT_OUT, is_sat_out, playing, score_playing
@@ -45,6 +52,7 @@ def record_deal(
     request_players: Sequence[Mapping[str, Any]],
     by: User,
     idempotency_key: str | None = None,
+    dealer: str | None = None,
 ) -> Deal:
     """Score one deal under the session's rules and store it with its ledger rows.
 
@@ -55,9 +63,10 @@ def record_deal(
     the same players (``fingerprint``) returns that deal unchanged (a retried request); with
     other players it raises ``IdempotencyConflict``. The session row is locked while the
     next number is taken, so concurrent entries queue; the unique (session, number)
-    constraint is the backstop.
+    constraint is the backstop. ``dealer`` names the seated player who dealt; by default
+    the button moves on from the previous deal (``games.services.dealers``).
     """
-    return record_or_replay(session, request_players, by, idempotency_key).deal
+    return record_or_replay(session, request_players, by, idempotency_key, dealer).deal
 
 
 def fingerprint(players: object) -> str:
@@ -78,6 +87,7 @@ def record_or_replay(
     request_players: Sequence[Mapping[str, Any]],
     by: User,
     idempotency_key: str | None = None,
+    dealer: str | None = None,
 ) -> Recorded:
     """``record_deal``, also telling whether this call recorded the deal or replayed it."""
     group = session.group
@@ -86,12 +96,15 @@ def record_or_replay(
     sent = None if idempotency_key is None else _checked_key(idempotency_key, request_players)
     # A session's game, rules and seats never change once it starts, and a stake applies
     # from whenever it is set: all are read before the session is locked, to hold the lock
-    # as briefly as possible.
+    # as briefly as possible. So is the previous deal's dealer: two deals entered at the
+    # same moment may be given the same default dealer (which an edit corrects).
     table = deal_table(session)
-    seated, pair_stakes = table
+    seated, pair_stakes = table.seated, table.pair_stakes
+    dealt_by = deal_dealer(table, request_players, dealer)
     if at_once(session):
-        deal = _record_at_once(session, table, request_players, by, idempotency_key, sent)
+        deal = _record_at_once(session, table, request_players, by, idempotency_key, sent, dealt_by)
         if deal is not None:
+            deal.__dict__["dealer_name"] = dealer_name(dealt_by, table.seats)
             return Recorded(deal, created=True)
     try:
         with transaction.atomic():
@@ -119,6 +132,7 @@ def record_or_replay(
                 tally=tally(result),
                 idempotency_key=idempotency_key,
                 idempotency_fingerprint=sent,
+                dealer=dealt_by,
                 created_by=by,
             )
             _write_ledger(deal, result, seated)
@@ -127,6 +141,7 @@ def record_or_replay(
     except _Replayed as replayed:
         return Recorded(replayed.deal, created=False)
     session.last_deal_number = number
+    deal.__dict__["dealer_name"] = dealer_name(dealt_by, table.seats)
     return Recorded(deal, created=True)
 
 
@@ -180,11 +195,12 @@ def _record_at_once(
     by: User,
     idempotency_key: str | None,
     sent: str | None,
+    dealer: int,
 ) -> Deal | None:
     """The deal recorded in one statement (``deal_write.insert_at_once``), or None when
     the long path must run: it refuses a closed session, replays a key already used and
     reports a deal the engine refuses in the order it always has."""
-    seated, pair_stakes = table
+    seated, pair_stakes = table.seated, table.pair_stakes
     try:
         players = _checked_players(request_players, seated, {})
         stakes = _stakes(session.group.unit_value, pair_stakes, playing(players).players, seated)
@@ -202,6 +218,7 @@ def _record_at_once(
         idempotency_key=idempotency_key,
         fingerprint=sent,
         ledger=ledger,
+        dealer=dealer,
     )
     if deal is not None:
         session.last_deal_number = deal.number
@@ -236,13 +253,18 @@ def _next_deal_number(session: Session) -> int | None:
 
 
 def edit_deal(
-    deal: Deal, request_players: Sequence[Mapping[str, Any]], by: User, reason: str = ""
+    deal: Deal,
+    request_players: Sequence[Mapping[str, Any]],
+    by: User,
+    reason: str = "",
+    dealer: str | None = None,
 ) -> Deal:
     """Rescore a deal with corrected input; the previous version is kept as a revision.
 
     The deal keeps its rules and stakes; an open-face player's ``in_fantasyland`` is kept
     from the previous version unless given. Every seated player is in the corrected deal
     or sits it out, as when it was recorded; its idempotency key and fingerprint stay.
+    ``dealer`` (a seated name) changes who dealt it; None keeps the dealer.
     """
     require_member(by, deal.session.group)
     checked_reason(reason)
@@ -262,12 +284,18 @@ def edit_deal(
         request = {"players": players, "stakes": stakes}
         result = score_playing({"rules": locked.rules, **request})
         _keep_revision(locked, DealRevision.Action.EDIT, reason, by)
+        if dealer is not None:
+            locked.dealer = dealer_seat(dealer, seat_numbers(session))
         locked.request = request
         locked.result = result
         locked.tally = tally(result)
         locked.version += 1
         locked.review = None
-        locked.save(update_fields=["request", "result", "tally", "version", "review", "updated_at"])
+        locked.save(
+            update_fields=[
+                *("request", "result", "tally", "version", "review", "dealer", "updated_at")
+            ]
+        )
         locked.ledger.all().delete()
         locked.review_lines.all().delete()
         _write_ledger(locked, result, seated)
@@ -413,30 +441,8 @@ def ledger_entries(
             deal=deal,
             player_a_id=seated[pair["players"][0]],
             player_b_id=seated[pair["players"][1]],
-            units=_ledger_amount(pair, "units"),
-            money=_ledger_amount(pair, "money"),
+            units=ledger_amount(pair, "units"),
+            money=ledger_amount(pair, "money"),
         )
         for pair in result["pairs"]
     ]
-
-
-_LEDGER_FIELD = LedgerEntry._meta.get_field("money")
-_LEDGER_STEP = Decimal(1).scaleb(-_LEDGER_FIELD.decimal_places)
-_LEDGER_LIMIT = Decimal(10) ** (_LEDGER_FIELD.max_digits - _LEDGER_FIELD.decimal_places)
-
-
-def _ledger_amount(pair: Mapping[str, Any], key: str) -> Decimal:
-    """A pair's units or money as the ledger keeps it; ScoreError when the ledger could not
-    keep it exactly, so that balances (sums of ledger rows) always equal the engine's
-    results. Only odd stakes get here, such as 0.0125 a unit on a 0.5-unit deal."""
-    amount = Decimal(pair.get(key, "0"))
-    # The size first: quantizing a huge amount would overflow the decimal context.
-    if abs(amount) < _LEDGER_LIMIT and amount == amount.quantize(_LEDGER_STEP):
-        return amount
-    a, b = pair["players"]
-    raise ScoreError(
-        f"{a} and {b}: {key} {pair[key]} cannot be kept exactly (the ledger keeps"
-        f" {_LEDGER_STEP} steps below {_LEDGER_LIMIT:,}); choose a unit value or pair stake"
-        " with fewer decimal places",
-        "stakes",
-    )

@@ -12,7 +12,7 @@ its deals are written.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -308,7 +308,7 @@ def _deal(
         refuse(at(path, "rules"), "not its session's rules, which every deal is scored under")
     seats = tuple(head.seats)
     deal_request = request(required(entry, "request", path), at(path, "request"), seats)
-    deal = Deal()
+    deal = Deal(dealer=_dealer(entry.get("dealer"), at(path, "dealer"), seats))
     result, ledger = rescored(
         deal_request,
         rules_mapping,
@@ -342,6 +342,16 @@ def _deal(
         created_by,
         revisions,
     )
+
+
+def _dealer(name: Any, path: str, seats: Sequence[str]) -> int | None:
+    """The seat number of a deal's dealer, given by seat name; null (or absent, in a file
+    from before dealers) for none."""
+    if name is None:
+        return None
+    if name not in seats:
+        refuse(path, f"not one of the session's seats ({', '.join(seats)}), got {shown(name)}")
+    return seats.index(name) + 1
 
 
 def _revisions(

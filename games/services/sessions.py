@@ -20,9 +20,9 @@ from games.engine import Rules
 from games.engine.bigtwo import target_reached as engine_target_reached
 from games.engine.bigtwo import target_reason as engine_target_reason
 from games.engine.games import GAMES, descriptor_for
-from games.errors import HasHistory, ServiceError, SessionClosed
-from games.models import Deal, Group, Player, RuleSet, Session, SessionSeat
-from games.permissions import require_member
+from games.errors import HasHistory, ServiceError, SessionClosed, SessionOpen
+from games.models import Deal, Group, Player, RuleSet, Session, SessionEvent, SessionSeat
+from games.permissions import require_member, require_owner
 from games.reports.ledger import balances
 from games.services.names import clean as clean_name
 
@@ -165,6 +165,32 @@ def close_session(session: Session, by: User) -> Session:
     return locked
 
 
+def reopen_session(session: Session, by: User, reason: str = "") -> Session:
+    """Owners only: a closed session takes deals again (its documents go stale, as the
+    status they show has changed); the reopen is kept in the session's history."""
+    require_owner(by, session.group)
+    reason = _checked_reason(reason)
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        if locked.is_open:
+            raise SessionOpen(f"session {locked.pk} is open: there is nothing to reopen")
+        locked.status = Session.Status.OPEN
+        locked.closed_by = None
+        locked.closed_at = None
+        locked.save(update_fields=["status", "closed_by", "closed_at"])
+        SessionEvent.objects.create(
+            session=locked, action=SessionEvent.Action.REOPEN, by=by, reason=reason
+        )
+    return locked
+
+
+def _checked_reason(reason: str) -> str:
+    limit = SessionEvent._meta.get_field("reason").max_length or 200
+    if len(reason) > limit or "\x00" in reason:
+        raise ServiceError(f"reason: at most {limit} characters, no NUL", "reason")
+    return reason.strip()
+
+
 def delete_session(session: Session, by: User) -> None:
     """Any member deletes a session started by mistake: only while open and without deals.
 
@@ -189,6 +215,7 @@ def _close(session: Session, by: User | None) -> None:
     session.closed_by = by
     session.closed_at = timezone.now()
     session.save(update_fields=["status", "closed_by", "closed_at"])
+    SessionEvent.objects.create(session=session, action=SessionEvent.Action.CLOSE, by=by)
 
 
 def lock_open_session(session: Session) -> Session:

@@ -191,6 +191,7 @@ def _export_deals(session: Session) -> Iterator[dict[str, Any]]:
         .values_list(*_DEAL_FIELDS)
         .iterator(chunk_size=DEALS_PER_CHUNK)
     )
+    seat_names = dict(session.seats.values_list("seat", "name"))
     while chunk := list(islice(rows, DEALS_PER_CHUNK)):
         revisions: dict[int, list[dict[str, Any]]] = defaultdict(list)
         earlier = (
@@ -203,6 +204,7 @@ def _export_deals(session: Session) -> Iterator[dict[str, Any]]:
         for pk, *values in chunk:
             deal = dict(zip(_DEAL_KEYS, values, strict=True))
             deal["created_at"] = _when(deal["created_at"])
+            deal["dealer"] = seat_names.get(deal["dealer"])  # (a seat number in the table)
             deal["revisions"] = [
                 {**revision, "changed_at": _when(revision["changed_at"])}
                 for revision in revisions[pk]
@@ -216,6 +218,7 @@ _DEAL_KEYS = (
     "number",
     "status",
     "version",
+    "dealer",
     "idempotency_key",
     "request",
     "rules",

@@ -25,6 +25,7 @@ from games.engine.games import GAMES, descriptor_for
 from games.errors import CONFLICTS, DealNotActive, IdempotencyConflict, SessionClosed
 from games.models import Deal, Session
 from games.present import game_name, picker_rows, signed
+from games.services.dealers import dealer_name, seat_numbers
 from games.web import entry
 from games.web.common import (
     deal_session_for,
@@ -157,12 +158,14 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
     """Enter a new deal (``deal`` None) or correct one; a plain POST saves it."""
     names = seat_names(session)
     template = "web/deal_form.html"
-    extra: dict[str, Any] = {"deal": deal}
+    extra: dict[str, Any] = {"deal": deal, "dealers": names}
     if request.method == "GET":
         if deal is None:
             entries = [entry.SeatEntry(name) for name in names]
+            extra["dealer"] = services.upcoming_dealer(session)
         else:
             entries = entry.entries_from_request(deal.request["players"], names)
+            extra["dealer"] = dealer_name(deal.dealer, seat_numbers(session))
         return render(
             request,
             template,
@@ -170,6 +173,8 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
         )
     entries = entry.read_entries(request.POST, names)
     extra["reason"] = request.POST.get("reason", "")
+    dealer = request.POST.get("dealer") or None
+    extra["dealer"] = dealer
     rules = session_rules(session)
     if "arrange" in request.POST:
         arranged = _apply_arrange(request, entries, rules)
@@ -187,12 +192,12 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
     try:
         if deal is None:
             key = request.POST.get("idempotency_key") or None
-            saved = services.record_or_replay(session, players, user, key).deal
+            saved = services.record_or_replay(session, players, user, key, dealer).deal
             # The scoreboard says so, with Undo and Next deal beside it.
             url = reverse("web:session", args=[session.pk])
             return redirect(f"{url}?saved={saved.number}#saved")
         else:
-            saved = services.edit_deal(deal, players, user, reason=extra["reason"])
+            saved = services.edit_deal(deal, players, user, extra["reason"], dealer)
             messages.success(request, f"Deal {saved.number} corrected (version {saved.version}).")
     except ScoreError as exc:
         problem = entry.Preview(error=exc.message, field=exc.field)

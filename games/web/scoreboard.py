@@ -16,9 +16,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import services
+from games.charts import running_totals_svg
 from games.engine import Rules
 from games.engine.cards import parse_cards
 from games.engine.games import GAMES, HANDS_FIELD, player_hands
@@ -33,13 +36,12 @@ from games.present import (
     units,
 )
 from games.reports import ledger
+from games.services.dealers import dealer_name, next_dealer, seat_numbers
 from games.web.common import saved_keys, seat_names, session_for, session_rules
+from games.web.deal_view import pair_lines, showdown
 
 DEALS_PER_PAGE = 50
 CHART_POINTS = 60
-# The chart's drawing area, in the SVG's own units (it scales to the page's width).
-CHART_WIDTH = 600
-CHART_HEIGHT = 160
 
 
 def deal_window(session: Session, before: int | None) -> tuple[list[Deal], int | None, int | None]:
@@ -63,8 +65,11 @@ def deal_window(session: Session, before: int | None) -> tuple[list[Deal], int |
     return window, older, newer
 
 
-def _deal_rows(deals: Sequence[Deal], names: Sequence[str], rules: Rules) -> list[dict[str, Any]]:
-    """Each deal with each seat's units and marks, and its revisions."""
+def _deal_rows(
+    deals: Sequence[Deal], names: Sequence[str], rules: Rules, seats: dict[str, int]
+) -> list[dict[str, Any]]:
+    """Each deal with its dealer, each seat's units and marks, every seat's hand as set,
+    the pairs, and its revisions."""
     rows = []
     for deal in deals:
         result_players = {p["name"]: p for p in deal.result["players"]}
@@ -100,42 +105,21 @@ def _deal_rows(deals: Sequence[Deal], names: Sequence[str], rules: Rules) -> lis
             }
             for rev in deal.revisions.all()
         ]
-        rows.append({"deal": deal, "cells": cells, "revisions": revisions})
+        rows.append(
+            {
+                "deal": deal,
+                "dealer": dealer_name(deal.dealer, seats),
+                "cells": cells,
+                "revisions": revisions,
+                "showdown": showdown(deal, names),
+                "pairs": pair_lines(deal, names, rules),
+            }
+        )
     return rows
 
 
 # What each revision did, as its line in a deal's history reads.
 DONE = {"edit": "edited", "void": "voided", "restore": "restored"}
-
-
-PAIR_KINDS = {
-    "rows": "",
-    "foul": "foul",
-    "surrender": "surrender",
-    "natural": "natural",
-    "cards": "cards left",
-    "none": "",
-}
-
-
-def _pair_detail(
-    pair: dict[str, Any], hands: dict[str, tuple[Any, ...]], k: int | None, rules: Rules
-) -> str:
-    """How one pair was settled; a natural is named ("natural: six pairs"). ``k`` is the
-    hand's index at a Criss Cross table, where each player holds two."""
-    if pair.get("scoop"):
-        return "scoop"
-    detail = PAIR_KINDS.get(pair.get("kind", ""), "")
-    if detail == "natural":
-        named = []
-        for name in pair["players"]:
-            player = hands.get(name, ())
-            hand = player[k or 0] if len(player) > (k or 0) else {}
-            if hand.get("natural"):
-                named.append(natural_name(hand["natural"], rules))
-        if named:
-            detail = "natural: " + ", ".join(named)
-    return detail
 
 
 def _last_pairs(
@@ -145,27 +129,7 @@ def _last_pairs(
     deal = session.deals.filter(status=Deal.Status.ACTIVE).order_by("-number").first()
     if deal is None:
         return None, []
-    seat = {name: k for k, name in enumerate(names)}
-    naturals = {p["name"]: player_hands(p) for p in deal.result["players"]}
-    pairs = []
-    for pair in deal.result["pairs"]:
-        a, b = sorted(pair["players"], key=lambda name: seat.get(name, 0))
-        won = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
-        if HANDS_FIELD in pair:  # Criss Cross: each hand's pair told on its own
-            detail = "; ".join(
-                f"hand {k}: {_pair_detail(hand, naturals, k - 1, rules) or 'rows'}"
-                for k, hand in enumerate(pair[HANDS_FIELD], start=1)
-            )
-        else:
-            detail = _pair_detail(pair, naturals, None, rules)
-        if won < 0:
-            text = f"{b} wins {units(-won)} from {a}"
-        elif won > 0:
-            text = f"{a} wins {units(won)} from {b}"
-        else:
-            text = f"{a} and {b} are even"
-        pairs.append({"a": a, "b": b, "text": text, "units": signed(won), "detail": detail})
-    return deal, pairs
+    return deal, pair_lines(deal, names, rules)
 
 
 def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
@@ -205,23 +169,13 @@ def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
     return {"pending": False, "reason": review["reason"], "players": players}
 
 
-def chart(points: Sequence[tuple[int, Sequence[Decimal]]], players: int) -> dict[str, Any]:
-    """The running totals as one SVG polyline per player, from the deal before the first
-    (everyone at 0) to the last point; the zero line's height."""
-    last = points[-1][0] if points else 0
-    peak = max((abs(v) for _, values in points for v in values), default=Decimal(0))
-    half = CHART_HEIGHT / 2
-    scale = (half - 4) / float(peak) if peak else 0.0
-
-    def xy(number: int, value: Decimal) -> str:
-        x = CHART_WIDTH * number / last if last else 0
-        return f"{x:.1f},{half - float(value) * scale:.1f}"
-
-    lines = [
-        " ".join([xy(0, Decimal(0))] + [xy(number, values[k]) for number, values in points])
-        for k in range(players)
-    ]
-    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "zero": half, "lines": lines}
+def chart(points: Sequence[tuple[int, Sequence[Decimal]]], names: Sequence[str]) -> str:
+    """The running totals drawn as the PDF draws them (``games.charts``), from the summed
+    points: one line per player from the deal before the first (everyone at 0)."""
+    totals = {name: [values[k] for _, values in points] for k, name in enumerate(names)}
+    title = _("Running totals (units) of %(names)s") % {"names": ", ".join(names)}
+    svg = running_totals_svg([number for number, _ in points], totals, title=title, page=True)
+    return mark_safe(svg)
 
 
 def _before(request: HttpRequest) -> int | None:
@@ -256,6 +210,8 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     closed = None if session.is_open else services.closed_at_target(session)
     fantasy = services.fantasyland(session) if GAMES[session.game].has_fantasyland else {}
     deals, older, newer = deal_window(session, _before(request))
+    seats = seat_numbers(session)
+    last_dealt = session.deals.order_by("-number").values_list("number", "dealer").first()
     context = {
         "session": session,
         "group": session.group,
@@ -264,13 +220,17 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "names": names,
         "running": running,
         "step": runs.step,
-        "chart": chart(runs.points, len(names)),
+        "chart": chart(runs.points, names),
         "totals": totals,
         "last": last,
         "pairs": pairs,
         "review": _review(last, rules),
         "closed_at_target": closed,
-        "deals": _deal_rows(deals, names, rules),
+        "deals": _deal_rows(deals, names, rules, seats),
+        "next_dealer": dealer_name(next_dealer(list(seats.values()), last_dealt), seats)
+        if seats
+        else None,
+        "events": list(session.events.select_related("by")),
         "older": older,
         "newer": newer,
         "fantasy": fantasy,

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import reports, services
@@ -109,6 +110,20 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("web:summary", pk=session.pk)
+
+
+@login_required
+@require_POST
+def session_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """Owners only: a closed session takes deals again."""
+    session, _role = session_for(request, pk)
+    try:
+        services.reopen_session(session, user_of(request), request.POST.get("reason", ""))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, gettext("The session is open again."))
+    return redirect("web:session", pk=session.pk)
 
 
 def _job_urls(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

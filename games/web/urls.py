@@ -81,6 +81,7 @@ urlpatterns = [
     path("sessions/<int:pk>/deals/<int:number>/void/", deals.deal_void, name="deal-void"),
     path("sessions/<int:pk>/deals/<int:number>/restore/", deals.deal_restore, name="deal-restore"),
     path("sessions/<int:pk>/close/", sessions.session_close, name="session-close"),
+    path("sessions/<int:pk>/reopen/", sessions.session_reopen, name="session-reopen"),
     path("sessions/<int:pk>/summary/", sessions.session_summary, name="summary"),
     path("sessions/<int:pk>/ledger/<int:player_pk>.csv", sessions.ledger_csv, name="ledger-csv"),
 ]

@@ -31,6 +31,7 @@ from games.models import (
     Player,
     RuleSet,
     Session,
+    SessionEvent,
 )
 from tests.api.conftest import client_for
 from tests.services.hands import deal
@@ -47,6 +48,7 @@ MODELS = (
     Session,
     Deal,
     DealRevision,
+    SessionEvent,
     LedgerEntry,
     Document,
     ImportJob,

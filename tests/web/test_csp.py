@@ -65,6 +65,7 @@ NOT_PAGES = {
     "web:deal-void": "POST, then a redirect",
     "web:deal-restore": "POST, then a redirect",
     "web:session-close": "POST, then a redirect",
+    "web:session-reopen": "POST, then a redirect",
     "web:ledger-csv": "a CSV file",
     "web:payment-new": "POST, then a redirect",
     "web:payment-confirm": "POST, then a redirect",

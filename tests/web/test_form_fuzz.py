@@ -33,6 +33,7 @@ DEAL_FIELDS = (
     *(f"p{k}-{f}" for k in range(5) for f in SEAT_FIELDS),
     "idempotency_key",
     "reason",
+    "dealer",
     "arrange",
 )
 
@@ -126,6 +127,7 @@ FORMS: dict[str, Form] = {
     "deal-void": (lambda n: {"reason": "dealt twice"}, ("reason",)),
     "deal-restore": (lambda n: {"reason": "voided by mistake"}, ("reason",)),
     "session-close": (lambda n: {}, ("confirm",)),
+    "session-reopen": (lambda n: {"reason": "one more deal"}, ("reason",)),
     "session-settle": (lambda n: {"how": "pairs"}, ("how",)),
     "payment-new": (
         lambda n: {
