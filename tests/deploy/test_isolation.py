@@ -88,6 +88,7 @@ def night(
     paid = services.record_payment(group, players["Cy"], players["Bob"], "2", alice)
     return {
         "payment": paid,
+        "invite": services.create_invite(group, alice),
         "group": group,
         "session": session,
         "member": Membership.objects.get(group=group, user=bob),
@@ -112,6 +113,10 @@ def ids_for(name: str, keywords: frozenset[str], night: dict[str, Any]) -> dict[
     if kind == "payment" and "payment_pk" in keywords:
         # groups/{pk}/payments/{payment_pk}/...: the group's pk, then the payment's
         ids["payment_pk"] = night["payment"].pk
+        ids["pk"] = night["group"].pk
+    elif kind == "invite" and "invite_pk" in keywords:
+        # groups/{pk}/invites/{invite_pk}/revoke/: the group's pk, then the invite's
+        ids["invite_pk"] = night["invite"].pk
         ids["pk"] = night["group"].pk
     elif "pk" in keywords:
         kinds = ("group", "session", "member", "player", "stake", "document", "device", "import")
