@@ -221,7 +221,8 @@ def chart(points: Sequence[tuple[int, Sequence[Decimal]]], players: int) -> dict
         " ".join([xy(0, Decimal(0))] + [xy(number, values[k]) for number, values in points])
         for k in range(players)
     ]
-    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "zero": half, "lines": lines}
+    # As text: a float in a template would be localised ("60,0" in Vietnamese).
+    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "zero": f"{half:g}", "lines": lines}
 
 
 def _before(request: HttpRequest) -> int | None:

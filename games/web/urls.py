@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.web import deals, groups, payments, scoreboard, sessions
+from games.web import deals, groups, language, payments, scoreboard, sessions
 
 app_name = "web"
 
@@ -14,6 +14,7 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("language/", language.set_language, name="language"),
     path("groups/", groups.group_list, name="groups"),
     path("groups/<int:pk>/", groups.group_detail, name="group"),
     path("groups/<int:pk>/rules/", groups.group_rules, name="rules"),

@@ -58,6 +58,7 @@ Form = tuple[Callable[[Night], dict[str, Any]], tuple[str, ...]]
 FORMS: dict[str, Form] = {
     "login": (lambda n: {"username": "alice", "password": PASSWORD}, ("username", "password")),
     "logout": (lambda n: {}, ("next",)),
+    "language": (lambda n: {"language": "vi", "next": "/groups/"}, ("language", "next")),
     "group": (lambda n: {"name": "Eve"}, ("name",)),
     "rules": (
         lambda n: {"preset": "classic-1-6", "foul_penalty": "3"},
