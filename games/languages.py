@@ -83,11 +83,7 @@ class UserLanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         session = getattr(request, "session", None)
         code = session.get(SESSION_KEY) if session is not None else None
-        if (
-            known(code)
-            and request.user.is_authenticated
-            and code != getattr(request, "LANGUAGE_CODE", None)
-        ):
+        if isinstance(code, str) and known(code) and request.user.is_authenticated:
             translation.activate(code)
             request.LANGUAGE_CODE = code
         return self.get_response(request)
