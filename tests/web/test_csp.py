@@ -49,6 +49,7 @@ PAGES = {
 }
 NOT_PAGES = {
     "web:logout": "POST, then a redirect",
+    "web:language": "POST (the language switcher), then a redirect",
     "web:stakes": "POST, then a redirect",
     "web:deal-preview": "POST, answers JSON to deal.js",
     "web:deal-void": "POST, then a redirect",
