@@ -7,7 +7,7 @@ UV_VERSION := 0.13.9
 # uv must never fetch a Python of its own: the system's python3 is the only one.
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: venv run test lint bench format lock serve-prod docs
+.PHONY: venv run test lint bench format lock serve-prod docs messages
 
 venv: $(VENV)/.requirements-installed
 
@@ -50,6 +50,14 @@ format: venv
 # Re-resolves requirements.lock after a change to pyproject.toml.
 lock: venv
 	$(BIN)/uv pip compile pyproject.toml --extra dev -o requirements.lock --python-version 3.11
+
+# The Vietnamese catalogue: collects the marked strings into locale/vi/LC_MESSAGES/django.po,
+# then compiles django.mo (both committed; docs/contributing.md). Needs GNU gettext
+# (`apt install gettext`) for this target only: running the site reads the committed .mo.
+MESSAGES_IGNORE := --ignore=.venv --ignore=site --ignore=benchmarks --ignore=docs
+messages: venv
+	$(PY) manage.py makemessages -l vi --no-obsolete $(MESSAGES_IGNORE)
+	$(PY) manage.py compilemessages -l vi $(MESSAGES_IGNORE)
 
 # The documentation site (mkdocs.yml, docs/) into site/. --strict turns every warning, a
 # broken link or a page missing from the nav, into a failure. NO_MKDOCS_2_WARNING only

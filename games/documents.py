@@ -28,10 +28,11 @@ from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, F, Q, Sum
-from django.utils import timezone
+from django.utils import timezone, translation
 from kombu.exceptions import OperationalError as BrokerError
 
 from games import sheets
+from games.languages import language_for
 from games.models import Deal, Document, Payment, Player, Session
 from games.permissions import require_member
 
@@ -92,7 +93,7 @@ def fingerprint(session: Session, player: Player | None = None) -> str:
 
 
 def _fresh_existing(
-    session: Session, kind: str, paper: str, player: Player | None
+    session: Session, kind: str, paper: str, player: Player | None, language: str
 ) -> Document | None:
     """A document of the same kind already ready and not stale, or pending and not overdue."""
     candidates = Document.objects.filter(
@@ -100,6 +101,7 @@ def _fresh_existing(
         kind=kind,
         paper=paper,
         player=player,
+        language=language,
         status__in=(Document.Status.PENDING, Document.Status.READY),
     ).order_by("-requested_at", "-pk")
     current = None
@@ -126,17 +128,24 @@ def request_document(
 
     An up-to-date one (ready and not stale, or still pending) is returned as it is;
     otherwise a new ``pending`` row is made and its rendering queued once the transaction
-    commits. ``player`` names whose ledger (ledgers only).
+    commits. ``player`` names whose ledger (ledgers only). It is rendered in the language
+    of whoever asked: their stored choice, else the request's language.
     """
     require_member(by, session.group)
     if (kind == Document.Kind.LEDGER) != (player is not None):
         raise ValueError("a ledger needs a player, and only a ledger")
-    existing = _fresh_existing(session, kind, paper, player)
+    language = language_for(by)
+    existing = _fresh_existing(session, kind, paper, player, language)
     if existing is not None:
         return existing, False
     with transaction.atomic():
         document = Document.objects.create(
-            session=session, kind=kind, player=player, paper=paper, requested_by=by
+            session=session,
+            kind=kind,
+            player=player,
+            paper=paper,
+            language=language,
+            requested_by=by,
         )
         transaction.on_commit(lambda: queue(document.pk))
     return document, True
@@ -183,7 +192,8 @@ def render(document_id: int, tries: int = 0) -> Document | None:
     Document.objects.filter(pk=document_id).update(attempts=F("attempts") + 1)
     session = document.session
     taken = fingerprint(session, document.player)
-    content = sheets.render(document.kind, session, document.player, document.paper)
+    with translation.override(document.language):
+        content = sheets.render(document.kind, session, document.player, document.paper)
     name = f"{slug(session.group.name)}-{session.date}-{file_stem(document)}.pdf"
     document.file.save(name, ContentFile(content), save=False)
     document.fingerprint = taken

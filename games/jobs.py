@@ -50,6 +50,9 @@ class Document(models.Model):
         help_text="whose ledger (ledgers only)",
     )
     paper = models.CharField(max_length=6, choices=Paper.choices, default=Paper.A4)
+    language = models.CharField(
+        max_length=8, default="en", help_text="the language it is rendered in (settings.LANGUAGES)"
+    )
     status = models.CharField(max_length=7, choices=Status.choices, default=Status.PENDING)
     error = models.TextField(blank=True, help_text="why it failed")
     file = models.FileField(upload_to=_document_path, blank=True)

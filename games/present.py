@@ -3,6 +3,8 @@
 Everything a person sees of a number or a card goes through here, so that a page and a
 sheet never disagree on how "+7.5 units", "1,250.00 VND", "K♥" or "six pairs" look.
 Mau Binh rule sets get the Vietnamese names of their naturals beside the English ones.
+Words follow the active language (``django.utils.translation``); in Vietnamese numbers read
+"1.250,5" (a dot between thousands, a comma before decimals), and cards never change.
 """
 
 from __future__ import annotations
@@ -10,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
 from games.engine.games import GAMES
@@ -23,7 +29,15 @@ def number(value: Decimal, *, places: int = 0) -> str:
     separators and at least ``places`` decimals: "1,250.5", "-3", "325,000.00"."""
     places = max(places, -value.normalize().as_tuple().exponent)  # type: ignore[operator]
     text = f"{value:,.{places}f}"
-    return text[1:] if text.startswith("-") and not value else text  # "-0.00" -> "0.00"
+    text = text[1:] if text.startswith("-") and not value else text  # "-0.00" -> "0.00"
+    if translation.get_language() in COMMA_DECIMAL_LANGUAGES:  # "1.250,5"
+        text = text.translate(_SWAP_SEPARATORS)
+    return text
+
+
+# Languages that write "1.250,5" for 1,250.5 (the way numbers are written in Vietnam).
+COMMA_DECIMAL_LANGUAGES = frozenset({"vi"})
+_SWAP_SEPARATORS = str.maketrans({",": ".", ".": ","})
 
 
 def units(value: Decimal) -> str:
@@ -51,7 +65,10 @@ def money_in(value: Decimal, currency: str, *, sign: bool = True) -> str:
 
 def multiple(value: Decimal) -> str:
     """A pair's multiple of the unit: "x2", "x0.5"."""
-    return f"x{decimal_text(value)}"
+    text = decimal_text(value)
+    if translation.get_language() in COMMA_DECIMAL_LANGUAGES:
+        text = text.translate(_SWAP_SEPARATORS)
+    return f"x{text}"
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -107,20 +124,27 @@ def picker_rows() -> list[list[dict[str, Any]]]:
 
 # --- games and naturals --------------------------------------------------------------------
 
-# Each game's name for people, as its descriptor gives it.
+# Each game's name for people, as its descriptor gives it (translated when shown).
 GAME_NAMES: Mapping[str, str] = {key: game.display_name for key, game in GAMES.items()}
+# The engine's names, for makemessages (the engine knows no Django).
+GAME_NAMES_FOR_TRANSLATORS = (
+    gettext_noop("Chinese poker"),
+    gettext_noop("Open-face Chinese poker"),
+    gettext_noop("Big Two"),
+    gettext_noop("Criss Cross"),
+)
 
 # English name, and the Vietnamese one used at Mau Binh tables (None where there is none).
 NATURAL_NAMES: Mapping[str, tuple[str, str | None]] = {
-    "clean_dragon": ("clean dragon", "rồng cuốn"),
-    "dragon": ("dragon", "sảnh rồng"),
-    "same_color_13": ("13 of one colour", "đồng hoa"),
-    "same_color_12": ("12 of one colour", None),
-    "five_pairs_trips": ("five pairs and trips", "5 đôi 1 sám"),
-    "six_pairs": ("six pairs", "lục phé bôn"),
-    "three_flushes": ("three flushes", "3 thùng"),
-    "three_straights": ("three straights", "3 sảnh"),
-    "no_broadway": ("no broadway", None),
+    "clean_dragon": (gettext_noop("clean dragon"), "rồng cuốn"),
+    "dragon": (gettext_noop("dragon"), "sảnh rồng"),
+    "same_color_13": (gettext_noop("13 of one colour"), "đồng hoa"),
+    "same_color_12": (gettext_noop("12 of one colour"), None),
+    "five_pairs_trips": (gettext_noop("five pairs and trips"), "5 đôi 1 sám"),
+    "six_pairs": (gettext_noop("six pairs"), "lục phé bôn"),
+    "three_flushes": (gettext_noop("three flushes"), "3 thùng"),
+    "three_straights": (gettext_noop("three straights"), "3 sảnh"),
+    "no_broadway": (gettext_noop("no broadway"), None),
 }
 assert set(NATURAL_NAMES) == set(NATURALS)
 
@@ -131,18 +155,26 @@ def is_mau_binh(rules: Rules) -> bool:
 
 
 def game_name(rules: Rules) -> str:
-    """The game for people: "Chinese poker", "Mau Binh (Mậu Binh)", "Big Two"."""
+    """The game for people: "Chinese poker", "Mau Binh (Mậu Binh)", "Big Two"; in
+    Vietnamese "Mậu Binh" alone."""
     if is_mau_binh(rules):
-        return "Mau Binh (Mậu Binh)"
-    return GAME_NAMES[rules.game]
+        return "Mậu Binh" if _vietnamese() else "Mau Binh (Mậu Binh)"
+    return _(GAME_NAMES[rules.game])
 
 
 def natural_name(name: str, rules: Rules | None = None) -> str:
-    """A natural's name for people: "six pairs", or "six pairs (lục phé bôn)" in Mau Binh."""
+    """A natural's name for people: "six pairs", or "six pairs (lục phé bôn)" in Mau Binh;
+    in Vietnamese the table's name ("lục phé bôn"), else the translated English one."""
     english, vietnamese = NATURAL_NAMES.get(name, (name.replace("_", " "), None))
+    if _vietnamese() and vietnamese:
+        return vietnamese
     if rules is not None and is_mau_binh(rules) and vietnamese:
         return f"{english} ({vietnamese})"
-    return english
+    return _(english)
+
+
+def _vietnamese() -> bool:
+    return (translation.get_language() or "").startswith("vi")
 
 
 def capitalised(text: str) -> str:

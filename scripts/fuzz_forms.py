@@ -91,6 +91,7 @@ FORMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("login", "/accounts/login/", ("username", "password")),
     ("logout", "/accounts/logout/", ("next",)),
+    ("language", "/language/", ("language", "next")),
 )
 
 ODD = (

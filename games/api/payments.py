@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from django.utils.http import content_disposition_header
 from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
@@ -27,6 +28,7 @@ from games import reports, services
 from games.api.groups import current_user, validated
 from games.api.reports import DATE_PARAMETERS, CSVRenderer, DateRange, user_group, user_session
 from games.errors import ServiceError
+from games.languages import language_for
 from games.models import Group, Payment, Player
 from games.reports.statement import statement, statement_csv
 from games.services.names import file_part
@@ -281,7 +283,10 @@ def group_statement(request: Request, pk: int) -> Response | HttpResponse:
         if renderer == CSVRenderer.format:
             response = HttpResponse(statement_csv(data), content_type="text/csv; charset=utf-8")
         else:
-            response = HttpResponse(statement_pdf(group, data), content_type="application/pdf")
+            # In the language of whoever asks: their stored choice, else the request's.
+            with translation.override(language_for(request.user)):
+                content = statement_pdf(group, data)
+            response = HttpResponse(content, content_type="application/pdf")
         response["Content-Disposition"] = content_disposition_header(True, f"{stem}.{renderer}")
         return response
     return Response(reports.jsonable(data))

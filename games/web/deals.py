@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
@@ -198,7 +199,11 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
             return redirect(f"{url}?saved={saved.number}#saved")
         else:
             saved = services.edit_deal(deal, players, user, extra["reason"], dealer)
-            messages.success(request, f"Deal {saved.number} corrected (version {saved.version}).")
+            messages.success(
+                request,
+                gettext("Deal %(number)s corrected (version %(version)s).")
+                % {"number": saved.number, "version": saved.version},
+            )
     except ScoreError as exc:
         problem = entry.Preview(error=exc.message, field=exc.field)
         context = _entry_context(session, entries, show_feedback=True, error=problem)
@@ -220,7 +225,7 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
 def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
     session, _ = deal_session_for(request, pk)
     if not session.is_open:
-        messages.error(request, "This session is closed: its deals are read-only.")
+        messages.error(request, gettext("This session is closed: its deals are read-only."))
         return redirect("web:summary", pk=session.pk)
     return _deal_form(request, session, None)
 
@@ -233,8 +238,12 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not session.is_open or not deal.is_active:
         messages.error(
             request,
-            f"Deal {number} cannot be changed: "
-            + ("the session is closed." if not session.is_open else "it is void."),
+            (
+                gettext("Deal %(number)s cannot be changed: the session is closed.")
+                if not session.is_open
+                else gettext("Deal %(number)s cannot be changed: it is void.")
+            )
+            % {"number": number},
         )
         return redirect("web:session", pk=session.pk)
     return _deal_form(request, session, deal)
@@ -251,7 +260,11 @@ def deal_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Deal {number} is void: it stays listed and counts for nothing.")
+        messages.success(
+            request,
+            gettext("Deal %(number)s is void: it stays listed and counts for nothing.")
+            % {"number": number},
+        )
     return redirect(reverse("web:session", args=[session.pk]) + "#deals")
 
 
@@ -268,7 +281,9 @@ def deal_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Deal {number} is restored: it counts again.")
+        messages.success(
+            request, gettext("Deal %(number)s is restored: it counts again.") % {"number": number}
+        )
     return redirect(reverse("web:session", args=[session.pk]) + f"#deal-{number}")
 
 

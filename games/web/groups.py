@@ -148,7 +148,7 @@ def group_detail(request: HttpRequest, pk: int) -> HttpResponse:
         except services.ServiceError as error:
             context.update(player_error=error.message, player_name=name)
             return render(request, "web/group_detail.html", context, status=400)
-        messages.success(request, f"{player.name} joined the table.")
+        messages.success(request, _("%(name)s joined the table.") % {"name": player.name})
         return redirect("web:group", pk=group.pk)
     return render(request, "web/group_detail.html", context)
 
@@ -171,7 +171,7 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
         except ScoreError as exc:
             error, error_field = exc.message, exc.field
         else:
-            messages.success(request, "New rules saved: sessions started from now use them.")
+            messages.success(request, _("New rules saved: sessions started from now use them."))
             return redirect("web:group", pk=group.pk)
     typed = values.get("preset", "")
     preset: str = typed if typed in PRESETS else str(rule_set.rules["preset"])
@@ -221,7 +221,9 @@ def group_stakes(request: HttpRequest, pk: int) -> HttpResponse:
             second = _player(group, request.POST.get("second", ""))
             services.set_pair_stake(group, first, second, request.POST["multiplier"], by=user)
             messages.success(
-                request, f"{first} and {second} now play at x{request.POST['multiplier']}."
+                request,
+                _("%(first)s and %(second)s now play at x%(multiplier)s.")
+                % {"first": first, "second": second, "multiplier": request.POST["multiplier"]},
             )
         else:
             services.update_group(
@@ -230,7 +232,7 @@ def group_stakes(request: HttpRequest, pk: int) -> HttpResponse:
                 unit_value=request.POST.get("unit_value", ""),
                 currency=request.POST.get("currency", ""),
             )
-            messages.success(request, "Stakes saved: deals recorded from now use them.")
+            messages.success(request, _("Stakes saved: deals recorded from now use them."))
     except services.ServiceError as error:
         context = _group_context(group, role)
         context.update(stakes_error=error.message, stakes_values=request.POST)

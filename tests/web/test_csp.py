@@ -59,6 +59,7 @@ PAGES = {
 }
 NOT_PAGES = {
     "web:logout": "POST, then a redirect",
+    "web:language": "POST (the language switcher), then a redirect",
     "web:stakes": "POST, then a redirect",
     "web:group-player": "POST, then a redirect",
     "web:deal-preview": "POST, answers JSON to deal.js",

@@ -84,6 +84,7 @@ FORMS: dict[str, Form] = {
     "invite-new": (lambda n: {}, ("next",)),
     "invite-revoke": (lambda n: {}, ("next",)),
     "logout": (lambda n: {}, ("next",)),
+    "language": (lambda n: {"language": "vi", "next": "/groups/"}, ("language", "next")),
     "group": (lambda n: {"name": "Eve"}, ("name",)),
     "group-new": (
         lambda n: {

@@ -1,0 +1,89 @@
+"""The language a person reads the pages and the PDFs in, and where their choice is kept.
+
+A signed-in user's choice is a ``LanguagePreference`` row, so it follows them to any device
+and to the PDFs they ask for. Signing in copies it into the session (``SESSION_KEY``), and
+``UserLanguageMiddleware`` activates it from there (no query per request) after Django's
+``LocaleMiddleware`` has picked the cookie's language or the browser's (Accept-Language).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
+from django.db import models
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+
+
+def known(code: str | None) -> bool:
+    """Whether ``code`` is one of ``settings.LANGUAGES``."""
+    return code in dict(settings.LANGUAGES)
+
+
+class LanguagePreference(models.Model):
+    """The language a user chose with the switcher."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_preference"
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} reads {self.language}"
+
+
+def stored_language(user: Any) -> str | None:
+    """The signed-in user's chosen language, or None (anonymous, or never chosen)."""
+    if user is None or not user.is_authenticated:
+        return None
+    code = (
+        LanguagePreference.objects.filter(user_id=user.pk)
+        .values_list("language", flat=True)
+        .first()
+    )
+    return code if known(code) else None
+
+
+SESSION_KEY = "_language"
+
+
+def remember(request: HttpRequest, code: str) -> None:
+    """Keep ``code`` as the signed-in user's language, in their row and their session."""
+    if request.user.is_authenticated and known(code):
+        LanguagePreference.objects.update_or_create(
+            user_id=request.user.pk, defaults={"language": code}
+        )
+        request.session[SESSION_KEY] = code
+
+
+@receiver(user_logged_in, dispatch_uid="games.languages.on_login")
+def _on_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    code = stored_language(user)
+    if request is not None and code is not None and hasattr(request, "session"):
+        request.session[SESSION_KEY] = code
+
+
+def language_for(user: Any) -> str:
+    """The language a document asked for by ``user`` is rendered in: their choice, else the
+    language of the request being answered."""
+    return stored_language(user) or translation.get_language() or settings.LANGUAGE_CODE
+
+
+class UserLanguageMiddleware:
+    """Activates a signed-in user's stored language, as their session keeps it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        session = getattr(request, "session", None)
+        code = session.get(SESSION_KEY) if session is not None else None
+        if isinstance(code, str) and known(code) and request.user.is_authenticated:
+            translation.activate(code)
+            request.LANGUAGE_CODE = code
+        return self.get_response(request)

@@ -1,0 +1,18 @@
+"""The language switcher's form (every page, templates/base.html)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
+
+from games.languages import remember
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's ``set_language`` (the cookie, then back to ``next``); a signed-in user's
+    choice is kept with them too, for their other devices and their PDFs."""
+    response = django_set_language(request)
+    remember(request, request.POST.get("language", ""))
+    return response

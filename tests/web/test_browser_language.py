@@ -1,0 +1,52 @@
+"""On a phone: the switcher turns the pages Vietnamese, and the choice stays after signing
+in; nothing is wider than the screen, and the policy is kept (the ``chromium`` fixture
+fails the test on a Content-Security-Policy violation)."""
+
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from games.languages import LanguagePreference
+from games.models import Group, Session
+from tests.web.browser import PHONE
+from tests.web.conftest import PASSWORD
+
+WIDTH = "document.documentElement.scrollWidth"
+
+
+def test_switching_to_vietnamese_on_a_phone(
+    chromium: Any, live_server: Any, alice: User, group: Group, session: Session
+) -> None:
+    page = chromium.new_page(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/accounts/login/")
+    assert page.locator("h1").inner_text() == "Sign in"
+
+    with page.expect_navigation():
+        page.get_by_role("button", name="Tiếng Việt").tap()
+    assert page.url.endswith("/accounts/login/")
+    assert page.locator("h1").inner_text() == "Đăng nhập"
+    assert page.locator("html").get_attribute("lang") == "vi"
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+
+    page.get_by_label("Tên đăng nhập").fill("alice")
+    page.get_by_label("Mật khẩu").fill(PASSWORD)
+    page.get_by_role("button", name="Đăng nhập").tap()
+    page.wait_for_url("**/groups/")
+    assert page.locator("h1").inner_text() == "Nhóm của bạn"
+
+    # Chosen before signing in, kept by choosing again once signed in.
+    with page.expect_navigation():
+        page.get_by_role("button", name="English").tap()
+    assert page.locator("h1").inner_text() == "Your groups"
+    with page.expect_navigation():
+        page.get_by_role("button", name="Tiếng Việt").tap()
+    assert page.locator("h1").inner_text() == "Nhóm của bạn"
+    assert LanguagePreference.objects.get(user=alice).language == "vi"
+
+    for path in (f"/groups/{group.pk}/", f"/sessions/{session.pk}/"):
+        page.goto(live_server.url + path)
+        assert page.locator("html").get_attribute("lang") == "vi"
+        assert page.evaluate(WIDTH) <= PHONE["width"], path
+    assert page.get_by_role("heading", name="Bảng điểm").count() == 1
+    page.close()
