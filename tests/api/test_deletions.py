@@ -46,9 +46,21 @@ def test_owners_rename_and_link_a_player(
     )
 
     assert response.status_code == 200, response.content
-    assert response.json() == {"id": players["Cy"].pk, "name": "Cyril", "username": "bob"}
+    assert response.json() == {
+        "id": players["Cy"].pk,
+        "name": "Cyril",
+        "username": "bob",
+        "retired": False,
+        "retired_at": None,
+    }
     response = as_alice.patch(player_url(players["Cy"]), {"username": None}, format="json")
-    assert response.json() == {"id": players["Cy"].pk, "name": "Cyril", "username": None}
+    assert response.json() == {
+        "id": players["Cy"].pk,
+        "name": "Cyril",
+        "username": None,
+        "retired": False,
+        "retired_at": None,
+    }
 
 
 @pytest.mark.parametrize(
