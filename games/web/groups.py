@@ -125,6 +125,8 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
         "rule_set": rule_set,
         "rules_summary": _rules_summary(rule_set.spec, rule_set.rules),
         "players": players,
+        # A retired player sits at no new session: no new stake either.
+        "stake_players": [p for p in players if not p.is_retired],
         "merges": merges,
         "stakes": stakes,
         "unit_value": money(group.unit_value),  # "0.50", as the sheets write it

@@ -52,3 +52,18 @@ def test_retire_then_bring_back_and_rename(
     refused = as_alice.post(action(group, di), {"action": "rename", "name": "ann"})
     assert refused.status_code == 400 and "already has a player named" in refused.content.decode()
     assert as_alice.post(action(group, di), {"action": "juggle"}).status_code == 400
+
+
+def test_the_pair_stake_picker_offers_no_retired_player(
+    as_alice: Client, group: Group, players: dict[str, Player]
+) -> None:
+    import re
+
+    di = players["Di"]
+    assert as_alice.post(action(group, di), {"action": "retire"}).status_code == 302
+    page = as_alice.get(f"/groups/{group.pk}/").content.decode()
+    for select in ("pair-first", "pair-second"):
+        options = re.search(rf'<select id="{select}" name="\w+">(.*?)</select>', page, re.S)
+        assert options is not None
+        offered = re.findall(r'<option value="(\d+)"', options.group(1))
+        assert str(di.pk) not in offered and str(players["Ann"].pk) in offered
