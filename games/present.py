@@ -133,6 +133,8 @@ GAME_NAMES_FOR_TRANSLATORS = (
     gettext_noop("Big Two"),
     gettext_noop("Criss Cross"),
 )
+# The rows' names as the engine gives them, translated where a page shows them.
+ROW_NAMES_FOR_TRANSLATORS = (gettext_noop("front"), gettext_noop("middle"), gettext_noop("back"))
 
 # English name, and the Vietnamese one used at Mau Binh tables (None where there is none).
 NATURAL_NAMES: Mapping[str, tuple[str, str | None]] = {
