@@ -179,7 +179,10 @@ def test_a_night_at_the_table(
         ["Di", "-9.5", "-4.75 EUR"],
     ]
     assert page.get_by_role("heading", name="Deal 5, pair by pair").is_visible()
-    pairs = [" ".join(p.split()) for p in page.locator(".pairs li").all_inner_texts()]
+    pairs = [
+        " ".join(p.split())
+        for p in page.locator("section[aria-labelledby=last-h] .pairs li").all_inner_texts()
+    ]
     assert pairs == LAST_PAIRS
     history = page.locator("#deal-5 details.history")
     history.locator("summary").click()
