@@ -59,9 +59,49 @@ HAND_NAMES = {
     "straight_flush": gettext_noop("straight flush"),
     "royal_flush": gettext_noop("royal flush"),
 }
-# The engine's sentence for an option quoted as is, for makemessages (the engine has no Django).
+# Each option's sentence as the engine's table has it, for makemessages (the engine has no
+# Django): the pages translate the table's text when they show it.
 OPTION_SENTENCES_FOR_TRANSLATORS = (
+    gettext_noop("A-2-3-4-5 is the lowest straight, or ranks just below T-J-Q-K-A."),
+    gettext_noop("The middle row is a normal hand, or 2-7 lowball where the lowest wins."),
+    gettext_noop("1-6 doubles a scoop of all three rows; 2-4 gives +1 to whoever won more rows."),
+    gettext_noop(
+        "With 1-6 at four players, scooping all three opponents multiplies by this instead of 2."
+    ),
+    gettext_noop("Whether a fouled opponent counts as scooped for the multiplier above."),
+    gettext_noop("Which royalty table pays bonuses for strong rows."),
+    gettext_noop("Royalties are paid by every opponent, or a winning row is worth its royalty."),
+    gettext_noop("Only the best qualifying hand in each row collects its royalty."),
+    gettext_noop(
+        "A fouled hand pays as if scooped (sweep), or this many units to each live opponent."
+    ),
+    gettext_noop("A fouled player also pays opponents their royalties."),
+    gettext_noop("A fouled hand shown is forfeited, or after its penalty still played row by row."),
+    gettext_noop("A royalty counts only on the rows the player declared before the reveal."),
+    gettext_noop(
+        "Units a surrendering player pays each opponent; none means surrender is not allowed."
+    ),
+    gettext_noop("The most players at one deal (2 to 4)."),
+    gettext_noop("Which naturals (special 13-card hands) count and what they pay."),
+    gettext_noop(
+        "What a false natural declaration pays each opponent; none rejects the declaration."
+    ),
+    gettext_noop(
+        "A natural collects its value from a surrendered player too (else the surrender cost)."
+    ),
+    gettext_noop(
+        "Two naturals: the higher value is paid, or the higher kind in the Mau Binh order."
+    ),
     gettext_noop("Criss Cross: two players, two hands each; each hand plays the one opposite."),
+    gettext_noop("Cards dealt to a player in fantasy land (13-17); none turns fantasy land off."),
+    gettext_noop(
+        "Pineapple: cards come three at a time, one of each three discarded (four a hand)."
+    ),
+    gettext_noop("Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards."),
+    gettext_noop("Big Two: many cards left multiply the payment, e.g. 10:2, 13:3."),
+    gettext_noop("Big Two: each 2 still held multiplies that payment."),
+    gettext_noop("Big Two: losers also settle the difference of their penalties."),
+    gettext_noop("Big Two: the session ends when a loss reaches this."),
 )
 
 
