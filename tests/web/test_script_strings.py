@@ -5,6 +5,7 @@ data block (which the Content-Security-Policy lets through, since it never runs)
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.test import Client
@@ -53,7 +54,7 @@ def test_no_script_writes_a_sentence_of_its_own() -> None:
         assert sentences == [], (script.name, sentences)
 
 
-def _strings(page: str) -> dict[str, object]:
+def _strings(page: str) -> dict[str, Any]:
     block = re.search(r'<script id="js-strings" type="application/json">(.*?)</script>', page)
     assert block, "no JSON data block"
     return json.loads(block.group(1))
