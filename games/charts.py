@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from xml.sax.saxutils import escape, quoteattr
 
+from django.utils.translation import gettext
+
 from games.engine.rules import decimal_text
 
 # Distinguishable in colour and still apart in greyscale print.
@@ -99,7 +101,7 @@ def running_totals_svg(
             )
     parts.append(
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 2}" text-anchor="middle" '
-        f'fill="#444">deal</text>'
+        f'fill="#444">{escape(gettext("deal"))}</text>'
     )
     for index, name in enumerate(names):
         colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]

@@ -107,7 +107,28 @@ def text_faces(text: str | None) -> list[dict[str, Any]]:
     return faces
 
 
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_NAMES = (
+    gettext_noop("clubs"),
+    gettext_noop("diamonds"),
+    gettext_noop("hearts"),
+    gettext_noop("spades"),
+)
+# The engine's rank names, for makemessages (a card's spoken name is translated when shown).
+RANK_NAMES_FOR_TRANSLATORS = (
+    gettext_noop("Two"),
+    gettext_noop("Three"),
+    gettext_noop("Four"),
+    gettext_noop("Five"),
+    gettext_noop("Six"),
+    gettext_noop("Seven"),
+    gettext_noop("Eight"),
+    gettext_noop("Nine"),
+    gettext_noop("Ten"),
+    gettext_noop("Jack"),
+    gettext_noop("Queen"),
+    gettext_noop("King"),
+    gettext_noop("Ace"),
+)
 
 
 def picker_rows() -> list[list[dict[str, Any]]]:
@@ -117,7 +138,10 @@ def picker_rows() -> list[list[dict[str, Any]]]:
     for suit in (3, 2, 1, 0):
         faces = card_faces(make_card(rank, suit) for rank in range(12, -1, -1))
         for rank, face in zip(range(12, -1, -1), faces, strict=True):
-            face["name"] = f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
+            face["name"] = _("%(rank)s of %(suit)s") % {
+                "rank": _(RANK_NAMES[rank]),
+                "suit": _(SUIT_NAMES[suit]),
+            }
         rows.append(faces)
     return rows
 
@@ -133,6 +157,8 @@ GAME_NAMES_FOR_TRANSLATORS = (
     gettext_noop("Big Two"),
     gettext_noop("Criss Cross"),
 )
+# The rows' names as the engine gives them, translated where a page shows them.
+ROW_NAMES_FOR_TRANSLATORS = (gettext_noop("front"), gettext_noop("middle"), gettext_noop("back"))
 
 # English name, and the Vietnamese one used at Mau Binh tables (None where there is none).
 NATURAL_NAMES: Mapping[str, tuple[str, str | None]] = {

@@ -1,8 +1,10 @@
 """The rules in force, in plain language, for the sheets and the pages.
 
 Everything is read from the engine's ``Rules`` (what ``Rules.to_mapping()`` spells out), so
-the description can never disagree with how the deals were scored. Mau Binh rule sets get
-the Vietnamese names of their hands and terms beside the English ones.
+the description can never disagree with how the deals were scored. Each sentence is one
+message of the catalogue, its numbers and names as named placeholders, so that a language
+reads it as a whole sentence. Mau Binh rule sets read in English get the Vietnamese names of
+their hands and terms beside the English ones (in Vietnamese the table's words are the text).
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from decimal import Decimal
+
+from django.utils.translation import get_language, gettext_noop, ngettext
+from django.utils.translation import gettext as _
 
 from games.engine.cards import RANK_CHARS
 from games.engine.games import GAMES
@@ -26,38 +31,103 @@ VIETNAMESE_TERMS: Mapping[str, str] = {
 }
 
 RANK_NAMES = {
-    "2": "twos",
-    "3": "threes",
-    "4": "fours",
-    "5": "fives",
-    "6": "sixes",
-    "7": "sevens",
-    "8": "eights",
-    "9": "nines",
-    "T": "tens",
-    "J": "jacks",
-    "Q": "queens",
-    "K": "kings",
-    "A": "aces",
+    "2": gettext_noop("twos"),
+    "3": gettext_noop("threes"),
+    "4": gettext_noop("fours"),
+    "5": gettext_noop("fives"),
+    "6": gettext_noop("sixes"),
+    "7": gettext_noop("sevens"),
+    "8": gettext_noop("eights"),
+    "9": gettext_noop("nines"),
+    "T": gettext_noop("tens"),
+    "J": gettext_noop("jacks"),
+    "Q": gettext_noop("queens"),
+    "K": gettext_noop("kings"),
+    "A": gettext_noop("aces"),
 }
 assert set(RANK_NAMES) == set(RANK_CHARS)
 
+# The hands a royalty table names, as people call them.
+HAND_NAMES = {
+    "pair": gettext_noop("pair"),
+    "two_pair": gettext_noop("two pair"),
+    "trips": gettext_noop("trips"),
+    "straight": gettext_noop("straight"),
+    "flush": gettext_noop("flush"),
+    "full_house": gettext_noop("full house"),
+    "quads": gettext_noop("quads"),
+    "straight_flush": gettext_noop("straight flush"),
+    "royal_flush": gettext_noop("royal flush"),
+}
+# Each option's sentence as the engine's table has it, for makemessages (the engine has no
+# Django): the pages translate the table's text when they show it.
+OPTION_SENTENCES_FOR_TRANSLATORS = (
+    gettext_noop("A-2-3-4-5 is the lowest straight, or ranks just below T-J-Q-K-A."),
+    gettext_noop("The middle row is a normal hand, or 2-7 lowball where the lowest wins."),
+    gettext_noop("1-6 doubles a scoop of all three rows; 2-4 gives +1 to whoever won more rows."),
+    gettext_noop(
+        "With 1-6 at four players, scooping all three opponents multiplies by this instead of 2."
+    ),
+    gettext_noop("Whether a fouled opponent counts as scooped for the multiplier above."),
+    gettext_noop("Which royalty table pays bonuses for strong rows."),
+    gettext_noop("Royalties are paid by every opponent, or a winning row is worth its royalty."),
+    gettext_noop("Only the best qualifying hand in each row collects its royalty."),
+    gettext_noop(
+        "A fouled hand pays as if scooped (sweep), or this many units to each live opponent."
+    ),
+    gettext_noop("A fouled player also pays opponents their royalties."),
+    gettext_noop("A fouled hand shown is forfeited, or after its penalty still played row by row."),
+    gettext_noop("A royalty counts only on the rows the player declared before the reveal."),
+    gettext_noop(
+        "Units a surrendering player pays each opponent; none means surrender is not allowed."
+    ),
+    gettext_noop("The most players at one deal (2 to 4)."),
+    gettext_noop("Which naturals (special 13-card hands) count and what they pay."),
+    gettext_noop(
+        "What a false natural declaration pays each opponent; none rejects the declaration."
+    ),
+    gettext_noop(
+        "A natural collects its value from a surrendered player too (else the surrender cost)."
+    ),
+    gettext_noop(
+        "Two naturals: the higher value is paid, or the higher kind in the Mau Binh order."
+    ),
+    gettext_noop("Criss Cross: two players, two hands each; each hand plays the one opposite."),
+    gettext_noop("Cards dealt to a player in fantasy land (13-17); none turns fantasy land off."),
+    gettext_noop(
+        "Pineapple: cards come three at a time, one of each three discarded (four a hand)."
+    ),
+    gettext_noop("Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards."),
+    gettext_noop("Big Two: many cards left multiply the payment, e.g. 10:2, 13:3."),
+    gettext_noop("Big Two: each 2 still held multiplies that payment."),
+    gettext_noop("Big Two: losers also settle the difference of their penalties."),
+    gettext_noop("Big Two: the session ends when a loss reaches this."),
+)
 
-def _term(english: str, key: str, rules: Rules) -> str:
-    return f"{english} ({VIETNAMESE_TERMS[key]})" if is_mau_binh(rules) else english
+
+def _term(key: str, rules: Rules) -> str:
+    """The Mau Binh word beside the English one, " (binh lủng)"; "" in Vietnamese, where the
+    sentence already says it, and outside Mau Binh."""
+    vietnamese = (get_language() or "").startswith("vi")
+    return f" ({VIETNAMESE_TERMS[key]})" if is_mau_binh(rules) and not vietnamese else ""
 
 
 def hand_name(key: str) -> str:
     """A royalty table key for people: "full_house" is "full house", "pair_Q" "pair of queens"."""
-    category, _, rank = key.partition("_")
+    category, _sep, rank = key.partition("_")
     if rank in RANK_NAMES and category in ("pair", "trips"):
-        return f"{category} of {RANK_NAMES[rank]}"
+        names = {"pair": _("pair of %(rank)s"), "trips": _("trips of %(rank)s")}
+        return names[category] % {"rank": _(RANK_NAMES[rank])}
+    if key in HAND_NAMES:
+        return _(HAND_NAMES[key])
+    if rank in RANK_NAMES and category in HAND_NAMES:
+        return f"{_(HAND_NAMES[category])} {rank}"
     return key.replace("_", " ")
 
 
 def _units(value: Decimal) -> str:
-    text = decimal_text(value)
-    return f"{text} unit" if value == 1 else f"{text} units"
+    count = 1 if value == 1 else 2
+    return ngettext("%(n)s unit", "%(n)s units", count) % {"n": decimal_text(value)}
 
 
 def _ranked_run(entries: list[tuple[str, Decimal]]) -> str | None:
@@ -65,16 +135,21 @@ def _ranked_run(entries: list[tuple[str, Decimal]]) -> str | None:
     consecutive ranks, each worth one more than the last; None otherwise."""
     if len(entries) < 3:
         return None
-    categories = {key.partition("_")[0] for key, _ in entries}
-    ranks = [RANK_CHARS.find(key.partition("_")[2]) for key, _ in entries]
-    values = [value for _, value in entries]
+    categories = {key.partition("_")[0] for key, _v in entries}
+    ranks = [RANK_CHARS.find(key.partition("_")[2]) for key, _v in entries]
+    values = [value for _k, value in entries]
     steps_of_one = all(b - a == 1 for a, b in itertools.pairwise(ranks)) and all(
         b - a == 1 for a, b in itertools.pairwise(values)
     )
     if len(categories) != 1 or min(ranks) < 0 or not steps_of_one:
         return None
     (first, low), (last, high) = entries[0], entries[-1]
-    return f"{hand_name(first)} {decimal_text(low)} up to {hand_name(last)} {decimal_text(high)}"
+    return _("%(first)s %(low)s up to %(last)s %(high)s") % {
+        "first": hand_name(first),
+        "low": decimal_text(low),
+        "last": hand_name(last),
+        "high": decimal_text(high),
+    }
 
 
 def _royalty_entries(entries: Mapping[str, Decimal]) -> str:
@@ -82,159 +157,224 @@ def _royalty_entries(entries: Mapping[str, Decimal]) -> str:
     plain: list[str] = []
     ranked: dict[str, list[tuple[str, Decimal]]] = {}
     for key, value in entries.items():
-        category, _, rank = key.partition("_")
+        category, _sep, rank = key.partition("_")
         if rank and category in ("pair", "trips"):
             ranked.setdefault(category, []).append((key, value))
         else:
-            plain.append(f"{hand_name(key)} {decimal_text(value)}")
+            plain.append(_worth(key, value))
     for run in ranked.values():
         short = _ranked_run(run)
-        plain += [short] if short else [f"{hand_name(k)} {decimal_text(v)}" for k, v in run]
+        plain += [short] if short else [_worth(k, v) for k, v in run]
     return ", ".join(plain)
+
+
+def _worth(key: str, value: Decimal) -> str:
+    """A royalty table's entry: "full house 12"."""
+    return _("%(hand)s %(value)s") % {"hand": hand_name(key), "value": decimal_text(value)}
 
 
 def _royalty_rows(rules: Rules) -> list[str]:
     return [
-        f"{row} {_royalty_entries(rules.royalties[row])}" for row in ROWS if rules.royalties[row]
+        _("%(row)s %(hands)s") % {"row": _(row), "hands": _royalty_entries(rules.royalties[row])}
+        for row in ROWS
+        if rules.royalties[row]
     ]
+
+
+def _scoring(rules: Rules) -> list[str]:
+    """How rows are paid, and what a scoop of the whole table is worth."""
+    lines = []
+    if rules.bonus == "1-6":
+        lines.append(
+            _(
+                "Scoring 1-6: one unit per row won, minus one per row lost; winning all three "
+                "rows against an opponent%(term)s doubles it."
+            )
+            % {"term": _term("scoop", rules)}
+        )
+    elif rules.bonus == "2-4":
+        lines.append(
+            _(
+                "Scoring 2-4: one unit per row, plus one to whoever won more rows "
+                "(two rows of three pay 2, all three pay 4)."
+            )
+        )
+    else:
+        lines.append(_("Scoring: one unit per row won, minus one per row lost; no bonus."))
+    if rules.scoop_all_multiplier is not None:
+        values = {
+            "name": VIETNAMESE_TERMS["scoop_all"]
+            if is_mau_binh(rules)
+            else _("scooping the table"),
+            "multiplier": decimal_text(rules.scoop_all_multiplier),
+        }
+        if rules.foul_counts_as_scoop:
+            text = _(
+                "At a table of four, scooping all three opponents (%(name)s) multiplies each "
+                "of them by %(multiplier)s (a fouled opponent counts as scooped)."
+            )
+        else:
+            text = _(
+                "At a table of four, scooping all three opponents (%(name)s) multiplies each "
+                "of them by %(multiplier)s."
+            )
+        lines.append(text % values)
+    if rules.middle == "lowball-2-7":
+        lines.append(
+            _(
+                "Middle row plays 2-7 lowball: the lowest hand wins, aces high, no straight "
+                "A-2-3-4-5; a hand fouls only when the front beats the back."
+            )
+        )
+    if rules.wheel == "low":
+        lines.append(_("A-2-3-4-5 is the lowest straight."))
+    else:
+        lines.append(_("A-2-3-4-5 is the second-highest straight."))
+    return lines
+
+
+def _royalties(rules: Rules, table: list[str]) -> list[str]:
+    if not table:
+        return [_("No royalties.")]
+    values = {"table": "; ".join(table)}
+    if rules.royalty_mode == "always":
+        lines = [_("Royalties, paid by each opponent whatever the row: %(table)s.") % values]
+    else:
+        lines = [
+            _(
+                "A winning row is worth its special value instead of 1 (scoops multiply it "
+                "too): %(table)s."
+            )
+            % values
+        ]
+    if rules.royalty_best_only:
+        lines.append(_("In each row only the best qualifying hand collects its royalty."))
+    if rules.royalties_declared:
+        lines.append(_("A royalty counts only on the rows its player declared before the reveal."))
+    return lines
+
+
+def _fouls_and_surrender(rules: Rules, table: list[str]) -> list[str]:
+    term = _term("foul", rules)
+    plus_royalties = bool(table) and rules.foul_pays_royalties and rules.royalty_mode == "always"
+    if rules.foul_penalty == "sweep":
+        if plus_royalties:
+            text = _(
+                "A fouled hand%(term)s pays each live opponent as if scooped, plus their royalties."
+            )
+        else:
+            text = _("A fouled hand%(term)s pays each live opponent as if scooped.")
+        lines = [text % {"term": term}]
+    else:
+        if plus_royalties:
+            text = _(
+                "A fouled hand%(term)s pays %(units)s to each live opponent, plus their royalties."
+            )
+        else:
+            text = _("A fouled hand%(term)s pays %(units)s to each live opponent.")
+        lines = [text % {"term": term, "units": _units(rules.foul_penalty)}]
+    if rules.fouled_hand == "played":
+        lines.append(
+            _(
+                "After its penalty a fouled hand that was shown is still played row by row: "
+                "one unit a row and the scoring bonus, without royalties."
+            )
+        )
+    if rules.surrender_cost is None:
+        lines.append(_("Surrender is not allowed."))
+    else:
+        lines.append(
+            _("Surrender allowed: it costs %(units)s to each opponent who did not surrender.")
+            % {"units": _units(rules.surrender_cost)}
+        )
+    return lines
 
 
 def _describe_rows_game(rules: Rules) -> list[str]:
     """The options shared by Chinese poker, Mau Binh and open-face."""
-    lines = []
-    if rules.bonus == "1-6":
-        scoop = f" ({VIETNAMESE_TERMS['scoop']})" if is_mau_binh(rules) else ""
-        lines.append(
-            "Scoring 1-6: one unit per row won, minus one per row lost; winning all three "
-            f"rows against an opponent{scoop} doubles it."
-        )
-    elif rules.bonus == "2-4":
-        lines.append(
-            "Scoring 2-4: one unit per row, plus one to whoever won more rows "
-            "(two rows of three pay 2, all three pay 4)."
-        )
-    else:
-        lines.append("Scoring: one unit per row won, minus one per row lost; no bonus.")
-    if rules.scoop_all_multiplier is not None:
-        fouled = " (a fouled opponent counts as scooped)" if rules.foul_counts_as_scoop else ""
-        lines.append(
-            f"At a table of four, scooping all three opponents "
-            f"({VIETNAMESE_TERMS['scoop_all'] if is_mau_binh(rules) else 'scooping the table'})"
-            f" multiplies each of them by {decimal_text(rules.scoop_all_multiplier)}{fouled}."
-        )
-    if rules.middle == "lowball-2-7":
-        lines.append(
-            "Middle row plays 2-7 lowball: the lowest hand wins, aces high, no straight "
-            "A-2-3-4-5; a hand fouls only when the front beats the back."
-        )
-    wheel = "the lowest straight" if rules.wheel == "low" else "the second-highest straight"
-    lines.append(f"A-2-3-4-5 is {wheel}.")
-
     table = _royalty_rows(rules)
-    if not table:
-        lines.append("No royalties.")
-    elif rules.royalty_mode == "always":
-        lines.append("Royalties, paid by each opponent whatever the row: " + "; ".join(table) + ".")
-    else:
-        lines.append(
-            "A winning row is worth its special value instead of 1 (scoops multiply it too): "
-            + "; ".join(table)
-            + "."
-        )
-    if table and rules.royalty_best_only:
-        lines.append("In each row only the best qualifying hand collects its royalty.")
-    if table and rules.royalties_declared:
-        lines.append("A royalty counts only on the rows its player declared before the reveal.")
-
-    foul = _term("A fouled hand", "foul", rules)
-    if rules.foul_penalty == "sweep":
-        penalty = f"{foul} pays each live opponent as if scooped"
-    else:
-        penalty = f"{foul} pays {_units(rules.foul_penalty)} to each live opponent"
-    if table and rules.foul_pays_royalties and rules.royalty_mode == "always":
-        penalty += ", plus their royalties"
-    lines.append(penalty + ".")
-    if rules.fouled_hand == "played":
-        lines.append(
-            "After its penalty a fouled hand that was shown is still played row by row: one"
-            " unit a row and the scoring bonus, without royalties."
-        )
-
-    if rules.surrender_cost is None:
-        lines.append("Surrender is not allowed.")
-    else:
-        lines.append(
-            f"Surrender allowed: it costs {_units(rules.surrender_cost)} to each opponent "
-            "who did not surrender."
-        )
-    return lines
+    return _scoring(rules) + _royalties(rules, table) + _fouls_and_surrender(rules, table)
 
 
 def _describe_naturals(rules: Rules) -> list[str]:
     allowed = [(name, value) for name, value in rules.naturals.items() if value is not None]
     if not allowed:
-        return ["No naturals."]
+        return [_("No naturals.")]
     listed = ", ".join(f"{natural_name(name, rules)} {decimal_text(v)}" for name, v in allowed)
-    heading = _term("Naturals", "natural", rules)
-    lines = [f"{heading}, declared with the hand and paid by every opponent: {listed}."]
+    lines = [
+        _("Naturals%(term)s, declared with the hand and paid by every opponent: %(list)s.")
+        % {"term": _term("natural", rules), "list": listed}
+    ]
     if rules.false_natural_penalty is None:
-        lines.append("A natural the cards do not make is refused.")
+        lines.append(_("A natural the cards do not make is refused."))
     else:
         lines.append(
-            "A false declaration fouls the hand and pays "
-            f"{_units(rules.false_natural_penalty)} to each opponent."
+            _("A false declaration fouls the hand and pays %(units)s to each opponent.")
+            % {"units": _units(rules.false_natural_penalty)}
         )
     if rules.natural_ranking == "order":
         lines.append(
-            "Two naturals: the one higher in the table above is paid its value, even at the"
-            " same value; two of one kind pay nothing."
+            _(
+                "Two naturals: the one higher in the table above is paid its value, even at "
+                "the same value; two of one kind pay nothing."
+            )
         )
     else:
-        lines.append("Two naturals: the higher value is paid; equal values pay nothing.")
+        lines.append(_("Two naturals: the higher value is paid; equal values pay nothing."))
     if not rules.natural_collects_from_surrendered and rules.surrender_cost is not None:
-        lines.append("A surrendered player pays a natural only the surrender cost.")
+        lines.append(_("A surrendered player pays a natural only the surrender cost."))
     return lines
 
 
 def _describe_fantasyland(rules: Rules) -> list[str]:
     if rules.fantasyland_cards is None:
-        return ["No fantasy land."]
+        return [_("No fantasy land.")]
     if rules.progressive:
-        cards = "progressive: queens 14 cards, kings 15, aces 16, trips 17"
+        cards = _("progressive: queens 14 cards, kings 15, aces 16, trips 17")
     else:
-        cards = f"{rules.fantasyland_cards} cards"
+        cards = _("%(n)s cards") % {"n": rules.fantasyland_cards}
     return [
-        "Fantasy land for queens or better in the front without a foul "
-        f"({cards}); staying in with trips in front, a full house in the middle or quads "
-        "in the back."
+        _(
+            "Fantasy land for queens or better in the front without a foul (%(cards)s); "
+            "staying in with trips in front, a full house in the middle or quads in the back."
+        )
+        % {"cards": cards}
     ]
 
 
 def _describe_big_two(rules: Rules) -> list[str]:
-    lines = ["Each loser pays the winner one unit per card left in hand."]
+    lines = [_("Each loser pays the winner one unit per card left in hand.")]
     for threshold, factor in rules.multipliers:
-        lines.append(f"{threshold} or more cards left: x{decimal_text(factor)}.")
+        lines.append(
+            _("%(threshold)s or more cards left: x%(factor)s.")
+            % {"threshold": threshold, "factor": decimal_text(factor)}
+        )
     if rules.two_multiplier is not None:
         lines.append(
-            f"Each 2 still held multiplies that loser's payment by "
-            f"{decimal_text(rules.two_multiplier)}."
+            _("Each 2 still held multiplies that loser's payment by %(factor)s.")
+            % {"factor": decimal_text(rules.two_multiplier)}
         )
     if rules.losers_settle:
-        lines.append("Losers also settle the difference of their penalties among themselves.")
+        lines.append(_("Losers also settle the difference of their penalties among themselves."))
     if rules.target_score is not None:
         lines.append(
-            f"The session ends when a player's loss reaches {decimal_text(rules.target_score)}."
+            _("The session ends when a player's loss reaches %(target)s.")
+            % {"target": decimal_text(rules.target_score)}
         )
     return lines
 
 
 def describe_rules(rules: Rules) -> list[str]:
-    """The rules in force as short plain sentences, most important first.
+    """The rules in force as short plain sentences, most important first, in the language
+    being rendered.
 
     The first names the game and the preset; then scoring, royalties, fouls, surrender and
     naturals (or fantasy land, or Big Two's payments). Every number is the rule set's own.
     """
-    lines = [f"{game_name(rules)}, preset {rules.preset}, up to {rules.max_players} players."]
+    lines = [
+        _("%(game)s, preset %(preset)s, up to %(players)s players.")
+        % {"game": game_name(rules), "preset": rules.preset, "players": rules.max_players}
+    ]
     game = GAMES[rules.game]
     if not game.rows:
         return lines + _describe_big_two(rules)
@@ -242,9 +382,9 @@ def describe_rules(rules: Rules) -> list[str]:
     if game.has_fantasyland:
         lines += _describe_fantasyland(rules)
         if rules.pineapple:
-            lines.append("Pineapple: each hand discards four cards; fantasy land keeps 13.")
+            lines.append(_("Pineapple: each hand discards four cards; fantasy land keeps 13."))
     if game.has_naturals:
         lines += _describe_naturals(rules)
         if rules.criss_cross:
-            lines.append(OPTIONS_BY_NAME["criss_cross"].sentence)
+            lines.append(_(OPTIONS_BY_NAME["criss_cross"].sentence))
     return lines

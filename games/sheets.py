@@ -16,11 +16,13 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import SafeString
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from games import reports
 from games import stakes as stored_stakes
 from games.charts import PLAYER_COLOURS, running_totals_svg
+from games.deal_listing import deal_blocks
 from games.engine.games import GAMES, player_hands
 from games.engine.rules import Rules, decimal_text
 from games.models import Deal, Document, Player, Session
@@ -84,91 +86,22 @@ def _stakes_lines(session: Session, deals: Sequence[Deal]) -> list[str]:
     currency = session.group.currency
     if not unit_values:
         unit_values = [session.group.unit_value]
-    values = ", then ".join(money_in(v, currency, sign=False) for v in unit_values)
-    lines = [f"One unit is worth {values}."]
-    for players, multipliers in pairs.items():
-        listed = ", then ".join(multiple(m) for m in multipliers)
-        lines.append(f"{' and '.join(players)} play at {listed} the unit.")
+    then = _(", then ")
+    values = then.join(money_in(v, currency, sign=False) for v in unit_values)
+    lines = [_("One unit is worth %(values)s.") % {"values": values}]
+    for (first, second), multipliers in pairs.items():
+        listed = then.join(multiple(m) for m in multipliers)
+        lines.append(
+            _("%(first)s and %(second)s play at %(multiples)s the unit.")
+            % {"first": first, "second": second, "multiples": listed}
+        )
     if not pairs:
-        lines.append("Every pair plays at the unit.")
+        lines.append(_("Every pair plays at the unit."))
     return lines
 
 
 # Long listings (a deal per line) are set as monospaced text rather than HTML tables, and
 # without a span per cell: WeasyPrint lays out every table cell and every inline box on its
-
-
-def _scoops(result: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Who scooped whom in a deal's result (Criss Cross: per hand)."""
-    scoops: dict[str, list[str]] = {}
-    for pair in result.get("pairs", ()):
-        for hand in player_hands(pair):
-            winner = hand.get("scoop")
-            if winner:
-                loser = next(name for name in pair["players"] if name != winner)
-                scoops.setdefault(winner, []).append(loser)
-    return scoops
-
-
-def _deal_cells(
-    deal: Deal, names: Sequence[str], rules: Rules, changed: Mapping[int, str]
-) -> list[str]:
-    """A deal's line of the deal-by-deal listing: each player's units and marks, then notes
-    (a correction or a void with its reason first, as ``changed`` gives them)."""
-    number = str(deal.number)
-    if deal.status == Deal.Status.VOID:
-        return [number, *("" for _ in names), changed.get(deal.number, "void: counts nowhere")]
-    by_name = {player["name"]: player for player in deal.result["players"]}
-    scoops = _scoops(deal.result)
-    cells, notes = [number], []
-    for name in names:
-        player = by_name.get(name)
-        if player is None:
-            cells.append("")
-            continue
-        marks = []
-        if player.get("fouled"):
-            marks.append("F")
-            false = player.get("false_natural")
-            notes.append(
-                f"{name}: false {natural_name(false, rules)}" if false else f"{name} fouls"
-            )
-        if player.get("surrendered"):
-            marks.append("X")
-            notes.append(f"{name} surrenders")
-        for hand in player_hands(player):
-            if hand.get("natural"):
-                marks.append("N")
-                notes.append(f"{name}: {natural_name(hand['natural'], rules)}")
-        if name in scoops:
-            count = len(scoops[name])
-            marks.append("S" if count == 1 else f"S{count}")
-            notes.append(f"{name} scoops {'+'.join(scoops[name])}")
-        if player.get("fantasyland_next"):
-            marks.append("L")
-        units = Decimal(player["units"])
-        cells.append(f"{signed(units):>7} {''.join(marks):<3}")
-    if deal.number in changed:
-        notes.insert(0, changed[deal.number])
-    cells.append("; ".join(notes))
-    return cells
-
-
-def _deal_blocks(
-    deals: Sequence[Deal],
-    names: Sequence[str],
-    rules: Rules,
-    totals: Sequence[Mapping[str, Any]],
-    changed: Mapping[int, str],
-) -> list[SafeString]:
-    columns = [
-        Column("Deal", 5),
-        *(Column(f"{name[:10]:>7}", 11, "<") for name in names),
-        Column("Notes", 0, "<"),
-    ]
-    rows = [_deal_cells(deal, names, rules, changed) for deal in deals]
-    total = ["Total", *(f"{row['units']:>7}    " for row in totals), "units"]
-    return mono_blocks(columns, rows, total)
 
 
 NOTABLE_ROYALTIES = 12
@@ -277,10 +210,11 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
     changes = deal_changes(session)
     return {
         **_header(session, produced_at),
-        "title": f"{session.group.name}: settlement of {session.date:%d %B %Y}",
+        "title": _("%(group)s: settlement of %(date)s")
+        % {"group": session.group.name, "date": date_format(session.date, "d F Y")},
         "names": names,
         "stakes_lines": _stakes_lines(session, active),
-        "deal_blocks": _deal_blocks(deals, names, rules, totals, changes),
+        "deal_blocks": deal_blocks(deals, names, rules, totals, changes),
         "changes": changes,
         "active_deals": summary["deals"],
         "void_deals": summary["void_deals"],
@@ -295,7 +229,7 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
         "fewest_transfers": transfers(settled["fewest_transfers"]),
         "pair_by_pair": transfers(settled["pair_by_pair"]),
         "chart": running_totals_svg(  # x: deal numbers, evenly spaced (voids leave gaps)
-            running_deals, running, title="Running total of each player, in units"
+            running_deals, running, title=_("Running total of each player, in units")
         )
         if running_deals
         else "",
@@ -307,12 +241,12 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
 
 def _ledger_columns(currency: str) -> list[Column]:
     return [
-        Column("Deal", 4),
-        Column("Stake", 6),
-        Column("Units", 8),
+        Column(_("Deal"), 4),
+        Column(_("Stake"), 6),
+        Column(_("Units"), 8),
         Column(currency, 11),
-        Column("Balance", 9),
-        Column(f"Balance {currency}", 14),
+        Column(_("Balance"), 9),
+        Column(_("Balance %(currency)s") % {"currency": currency}, 14),
     ]
 
 
@@ -387,7 +321,12 @@ def ledger_data(
         )
     return {
         **_header(session, produced_at),
-        "title": f"{seat_name}'s ledger: {session.group.name}, {session.date:%d %B %Y}",
+        "title": _("%(player)s's ledger: %(group)s, %(date)s")
+        % {
+            "player": seat_name,
+            "group": session.group.name,
+            "date": date_format(session.date, "d F Y"),
+        },
         "player": seat_name,
         "stakes_lines": _stakes_lines(
             session, list(session.deals.filter(status=Deal.Status.ACTIVE).order_by("number"))

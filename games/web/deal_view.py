@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine import Rules
 from games.engine.games import HANDS_FIELD, player_hands
@@ -16,10 +17,10 @@ from games.present import natural_name, signed, text_faces, units
 
 PAIR_KINDS = {
     "rows": "",
-    "foul": "foul",
-    "surrender": "surrender",
+    "foul": gettext_noop("foul"),
+    "surrender": gettext_noop("surrender"),
     "natural": "natural",
-    "cards": "cards left",
+    "cards": gettext_noop("cards left"),
     "none": "",
 }
 ROW_ORDER = ("front", "middle", "back")
@@ -31,7 +32,7 @@ def _pair_detail(
     """How one pair was settled; a natural is named ("natural: six pairs"). ``k`` is the
     hand's index at a Criss Cross table, where each player holds two."""
     if pair.get("scoop"):
-        return "scoop"
+        return _("scoop")
     detail = PAIR_KINDS.get(pair.get("kind", ""), "")
     if detail == "natural":
         named = []
@@ -41,8 +42,9 @@ def _pair_detail(
             if hand.get("natural"):
                 named.append(natural_name(hand["natural"], rules))
         if named:
-            detail = "natural: " + ", ".join(named)
-    return detail
+            return _("natural: %(names)s") % {"names": ", ".join(named)}
+        return _("natural")
+    return _(detail) if detail else ""
 
 
 def pair_lines(deal: Deal, names: Sequence[str], rules: Rules) -> list[dict[str, str]]:
@@ -55,17 +57,26 @@ def pair_lines(deal: Deal, names: Sequence[str], rules: Rules) -> list[dict[str,
         won = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
         if HANDS_FIELD in pair:  # Criss Cross: each hand's pair told on its own
             detail = "; ".join(
-                f"hand {k}: {_pair_detail(hand, hands, k - 1, rules) or 'rows'}"
+                _("hand %(k)s: %(detail)s")
+                % {"k": k, "detail": _pair_detail(hand, hands, k - 1, rules) or _("rows")}
                 for k, hand in enumerate(pair[HANDS_FIELD], start=1)
             )
         else:
             detail = _pair_detail(pair, hands, None, rules)
         if won < 0:
-            text = f"{b} wins {units(-won)} from {a}"
+            text = _("%(winner)s wins %(units)s from %(loser)s") % {
+                "winner": b,
+                "units": units(-won),
+                "loser": a,
+            }
         elif won > 0:
-            text = f"{a} wins {units(won)} from {b}"
+            text = _("%(winner)s wins %(units)s from %(loser)s") % {
+                "winner": a,
+                "units": units(won),
+                "loser": b,
+            }
         else:
-            text = f"{a} and {b} are even"
+            text = _("%(first)s and %(second)s are even") % {"first": a, "second": b}
         pairs.append({"a": a, "b": b, "text": text, "units": signed(won), "detail": detail})
     return pairs
 

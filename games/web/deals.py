@@ -145,13 +145,15 @@ def _apply_arrange(
 def _refusal(exc: services.ServiceError) -> str:
     """A service's refusal of the deal form, as the person at the table reads it."""
     if isinstance(exc, IdempotencyConflict):
-        return (
-            f"This form was already saved as deal {exc.number}, with other cards: nothing new"
-            f" was saved. Check deal {exc.number} on the scoreboard, or save again to record"
+        return gettext(
+            "This form was already saved as deal %(number)s, with other cards: nothing new"
+            " was saved. Check deal %(number)s on the scoreboard, or save again to record"
             " these cards as another deal."
-        )
+        ) % {"number": exc.number}
     if exc.field == "Idempotency-Key":
-        return f"Nothing was saved: the form's key is not valid ({exc.message}). Save again."
+        return gettext("Nothing was saved: the form's key is not valid (%(why)s). Save again.") % {
+            "why": exc.message
+        }
     return exc.message
 
 

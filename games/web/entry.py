@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.engine import Rules, ScoreError
 from games.engine.arrange import _Hand13, arrange_expected, arrange_heuristic
 from games.engine.cards import Card, CardError, card_text, cards_text
@@ -339,16 +341,18 @@ def arrange(text: str, rules: Rules) -> Arranged:
     if not descriptor_for(rules).reviewed:
         return Arranged(
             arrange_heuristic(cards, rules).text(),
-            "Arranged by strength: the strongest back, then the strongest middle.",
+            _("Arranged by strength: the strongest back, then the strongest middle."),
         )
     found = arrange_expected(cards, rules, samples=ARRANGE_SAMPLES, seed=ARRANGE_SEED, top=0)
     expected = signed(Decimal(found.best.expected_units).quantize(Decimal("0.01")))
-    how = (
-        f"Arranged for the most expected units ({expected} a hand against one opponent),"
-        f" tried against {number(Decimal(ARRANGE_SAMPLES))} random hands."
-    )
+    how = _(
+        "Arranged for the most expected units (%(expected)s a hand against one opponent),"
+        " tried against %(samples)s random hands."
+    ) % {"expected": expected, "samples": number(Decimal(ARRANGE_SAMPLES))}
     if found.natural is not None:
-        how += f" These cards make {natural_name(found.natural, rules)}: declare it instead."
+        how += " " + _("These cards make %(natural)s: declare it instead.") % {
+            "natural": natural_name(found.natural, rules)
+        }
     return Arranged(found.best.setting.text(), how)
 
 
@@ -366,7 +370,7 @@ def lay_out_naturals(entries: Sequence[SeatEntry], rules: Rules) -> None:
             continue
         if len(cards) != 13 or len(set(cards)) != 13:
             continue
-        made = {name: setting for name, _, setting in _Hand13(cards, rules).naturals()}
+        made = {name: setting for name, _kind, setting in _Hand13(cards, rules).naturals()}
         setting = made.get(typed.natural)
         if setting is not None:
             typed.front, typed.middle, typed.back = setting.text()

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
 from games import services
@@ -77,25 +78,29 @@ def _deal_rows(
         for name in names:
             p = result_players.get(name)
             if p is None:
-                cells.append({"units": "", "note": "sat out"})
+                cells.append({"units": "", "note": _("sat out")})
                 continue
             naturals = [hand["natural"] for hand in player_hands(p) if hand.get("natural")]
             note = ""
             if p.get("fouled"):
                 shown = p.get("rows") is not None or HANDS_FIELD in p
-                note = "foul" if shown else "foul, not shown"
+                note = _("foul") if shown else _("foul, not shown")
             elif p.get("surrendered"):
-                note = "surrender"
+                note = _("surrender")
             elif naturals:
                 note = ", ".join(capitalised(natural_name(n, rules)) for n in naturals)
             elif "cards_left" in p:
-                note = f"{p['cards_left']} left"
+                note = _("%(count)s left") % {"count": p["cards_left"]}
             cells.append({"units": signed(Decimal(p["units"])), "note": note})
         revisions = [
             {
                 "version": rev.version,
                 "action": rev.action,
-                "done": DONE[rev.action],
+                "line": _(DONE[rev.action])
+                % {
+                    "version": rev.version,
+                    "who": rev.changed_by.get_username() if rev.changed_by else _("someone"),
+                },
                 "reason": rev.reason,
                 "by": rev.changed_by.get_username() if rev.changed_by else "",
                 "at": rev.changed_at,
@@ -119,7 +124,11 @@ def _deal_rows(
 
 
 # What each revision did, as its line in a deal's history reads.
-DONE = {"edit": "edited", "void": "voided", "restore": "restored"}
+DONE = {
+    "edit": gettext_noop("v%(version)s edited by %(who)s"),
+    "void": gettext_noop("v%(version)s voided by %(who)s"),
+    "restore": gettext_noop("v%(version)s restored by %(who)s"),
+}
 
 
 def _last_pairs(

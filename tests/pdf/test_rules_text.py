@@ -10,10 +10,16 @@ from django.contrib.auth.models import User
 from games import services, sheets
 from games.charts import running_totals_svg
 from games.engine.games import GAMES
-from games.engine.options import OPTIONS_BY_NAME
+from games.engine.options import OPTIONS, OPTIONS_BY_NAME
 from games.engine.rules import PRESETS, Rules
 from games.models import Group, Player
-from games.rules_text import describe_rules, game_name, is_mau_binh, natural_name
+from games.rules_text import (
+    OPTION_SENTENCES_FOR_TRANSLATORS,
+    describe_rules,
+    game_name,
+    is_mau_binh,
+    natural_name,
+)
 from tests.pdf.conftest import pdf_text
 from tests.services.hands import deal
 
@@ -152,3 +158,7 @@ def test_the_running_totals_chart() -> None:
     labels = [text.text for text in root.findall(f"{ns}text")]
     assert "Ann +2.5" in labels and "Bob -2.5" in labels
     assert {"1", "2", "4"} <= set(labels)  # the deals on the x axis, by number
+
+
+def test_every_option_sentence_is_offered_for_translation() -> None:
+    assert [option.sentence for option in OPTIONS] == list(OPTION_SENTENCES_FOR_TRANSLATORS)

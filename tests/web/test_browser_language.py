@@ -5,6 +5,7 @@ fails the test on a Content-Security-Policy violation)."""
 from typing import Any
 
 from django.contrib.auth.models import User
+from playwright.sync_api import expect
 
 from games.languages import LanguagePreference
 from games.models import Group, Session
@@ -49,4 +50,12 @@ def test_switching_to_vietnamese_on_a_phone(
         assert page.locator("html").get_attribute("lang") == "vi"
         assert page.evaluate(WIDTH) <= PHONE["width"], path
     assert page.get_by_role("heading", name="Bảng điểm").count() == 1
+
+    # The scripts write in the page's language too (their words come from the server).
+    page.goto(f"{live_server.url}/sessions/{session.pk}/deal/")
+    page.wait_for_selector("#picker:not([hidden])")
+    expect(page.locator("#picker-target")).to_have_text(
+        "Chạm vào các lá bài cho Ann · Chi đầu: 0/3 lá"
+    )
+    expect(page.get_by_label("Chi đầu (3)", exact=True).first).to_be_visible()
     page.close()

@@ -3,6 +3,7 @@
 // this: the form posts as a plain form and the server shows the same feedback on an error.
 (function () {
   "use strict";
+  var t = window.scorekeeperText;
   var form = document.getElementById("deal-form");
   if (!form || !window.fetch) return;
   var url = form.dataset.preview;
@@ -71,7 +72,7 @@
     }
     if (row.error) { box.append(" "); box.appendChild(el("span", "error", row.error)); }
     keep(box);
-    if (row.duplicate) { box.append(" "); box.appendChild(el("span", "dup", "Twice: " + row.duplicate)); }
+    if (row.duplicate) { box.append(" "); box.appendChild(el("span", "dup", t("twice", { cards: row.duplicate }))); }
   }
 
   function showSeats(seats) {
@@ -85,7 +86,7 @@
       var foul = document.getElementById(prefix + "foul");
       if (foul) {
         foul.hidden = !seat.foul;
-        foul.textContent = seat.foul ? "Foul: " + seat.foul : "";
+        foul.textContent = seat.foul ? t("foul", { foul: seat.foul }) : "";
       }
     });
   }
@@ -111,7 +112,7 @@
       return;
     }
     if (!body.units) {
-      target.appendChild(el("p", "muted", "The deal's units appear here once every player's hand is typed."));
+      target.appendChild(el("p", "muted", t("units_appear")));
       return;
     }
     var table = el("table");
@@ -121,7 +122,7 @@
       var th = el("th", "num", p.name);
       th.scope = "col";
       head.appendChild(th);
-      rowUnits.appendChild(el("td", "num", p.units + (p.fouled ? " (foul)" : "")));
+      rowUnits.appendChild(el("td", "num", p.fouled ? t("units_fouled", { units: p.units }) : p.units));
     });
     var thead = el("thead"); thead.appendChild(head);
     var tbody = el("tbody"); tbody.appendChild(rowUnits);
@@ -134,11 +135,13 @@
       var li = el("li");
       li.appendChild(el("span", "", pair.players[0] + " – " + pair.players[1]));
       li.appendChild(el("strong", "num", pair.units));
-      li.appendChild(el("span", "muted", pair.scoop ? pair.scoop + " scoops" : pair.kind));
+      var kind = t("kinds." + pair.kind);
+      if (kind === "kinds." + pair.kind) kind = pair.kind; // no words of its own: as the engine names it
+      li.appendChild(el("span", "muted", pair.scoop ? t("scoops", { name: pair.scoop }) : kind));
       list.appendChild(li);
     });
     target.appendChild(list);
-    target.appendChild(el("p", "hint", "Not saved yet."));
+    target.appendChild(el("p", "hint", t("not_saved")));
   }
 
   function ask(extra) {
@@ -186,10 +189,10 @@
     var box = document.getElementById("p" + k + "-cards13-fb");
     ask({ arrange: k }).then(function (answer) {
       if (!answer.ok) {
-        box.replaceChildren(el("span", "error", answer.body.arrange_error || "cannot arrange these cards"));
+        box.replaceChildren(el("span", "error", answer.body.arrange_error || t("cannot_arrange")));
         return;
       }
-      box.replaceChildren(el("span", "label", (answer.body.arranged.how || "Arranged.") + " Check the rows above."));
+      box.replaceChildren(el("span", "label", t("check_rows", { how: answer.body.arranged.how || t("arranged") })));
       ["front", "middle", "back"].forEach(function (row) {
         document.getElementById("p" + k + "-" + row).value = answer.body.arranged[row];
       });

@@ -4,6 +4,20 @@
 // opens at the first one, its field focused (the deal page does this in deal.js).
 (function () {
   "use strict";
+  // The words scripts write, translated by the server into base.html's JSON data block
+  // (games/web/script_strings.py): scorekeeperText("tap_for", { row: "Front" }).
+  var texts = null;
+  window.scorekeeperText = function (key, values) {
+    if (texts === null) {
+      var node = document.getElementById("js-strings");
+      try { texts = node ? JSON.parse(node.textContent) : {}; } catch (e) { texts = {}; }
+    }
+    var text = key.split(".").reduce(function (table, part) { return table && table[part]; }, texts);
+    if (typeof text !== "string") return key;
+    return text.replace(/%\((\w+)\)s/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  };
   document.addEventListener("submit", function (event) {
     var question = event.target.dataset && event.target.dataset.confirm;
     if (question && !window.confirm(question)) event.preventDefault();

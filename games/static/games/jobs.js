@@ -3,12 +3,13 @@
 // link to `download` appears) or failed (with `error`).
 (function () {
   "use strict";
+  var t = window.scorekeeperText;
   var token = document.querySelector("#pdfs input[name=csrfmiddlewaretoken]");
 
   function link(status, href) {
     var a = document.createElement("a");
     a.href = href;
-    a.textContent = "Download";
+    a.textContent = t("download");
     status.replaceChildren(a);
   }
 
@@ -17,18 +18,18 @@
       .then(function (r) { return r.json(); })
       .then(function (job) {
         if (job.status === "ready") return link(status, job.download);
-        if (job.status === "failed") { status.textContent = "failed: " + (job.error || "try again"); return; }
-        status.textContent = "pending…";
+        if (job.status === "failed") { status.textContent = t("failed", { error: job.error || t("try_again") }); return; }
+        status.textContent = t("pending");
         if (tries < 60) setTimeout(function () { poll(statusUrl, status, tries + 1); }, 1000);
-        else status.textContent = "still pending: reload the page later";
+        else status.textContent = t("still_pending");
       })
-      .catch(function () { status.textContent = "could not ask the server: try again"; });
+      .catch(function () { status.textContent = t("no_server"); });
   }
 
   document.querySelectorAll("button[data-job]").forEach(function (button) {
     button.addEventListener("click", function () {
       var status = button.parentElement.querySelector(".job-status");
-      status.textContent = "pending…";
+      status.textContent = t("pending");
       fetch(button.dataset.job, {
         method: "POST",
         credentials: "same-origin",
@@ -41,10 +42,10 @@
         .then(function (answer) {
           var url = answer.body.url || answer.location;
           if (answer.body.status === "ready" && answer.body.download) return link(status, answer.body.download);
-          if (!url) { status.textContent = answer.body.error || "not available"; return; }
+          if (!url) { status.textContent = answer.body.error || t("not_available"); return; }
           poll(url, status, 0);
         })
-        .catch(function () { status.textContent = "could not ask the server: try again"; });
+        .catch(function () { status.textContent = t("no_server"); });
     });
   });
 })();

@@ -5,6 +5,7 @@
 // (a deal sent twice is stored once). The scoreboard lists the deals still queued.
 (function () {
   "use strict";
+  var t = window.scorekeeperText;
   var board = document.getElementById("queued");
   if (!board) return;
   var form = document.getElementById("deal-form");
@@ -75,11 +76,11 @@
       var names = item.names.join(", ");
       if (item.refused) {
         li.className = "refused";
-        li.append("Not saved: the deal typed at " + clock(item.at) + " (" + names + ") was refused by the server. ");
+        li.append(t("refused", { time: clock(item.at), names: names }) + " ");
         var open = document.createElement("button");
         open.type = "button";
         open.className = "secondary";
-        open.textContent = "Open it to fix";
+        open.textContent = t("open_to_fix");
         open.addEventListener("click", function () {
           var rest = read(QUEUE, []);
           rest.splice(index, 1);
@@ -89,7 +90,7 @@
         });
         li.appendChild(open);
       } else {
-        li.textContent = "The deal typed at " + clock(item.at) + " (" + names + "): queued on this phone, sent when the connection returns.";
+        li.textContent = t("queued_item", { time: clock(item.at), names: names });
       }
       list.appendChild(li);
     });
@@ -128,7 +129,7 @@
   function landed(item) {
     if (form) {
       var note = document.getElementById("draft-text");
-      note.textContent = "The deal queued at " + clock(item.at) + " has been sent and saved.";
+      note.textContent = t("landed", { time: clock(item.at) });
       document.getElementById("draft-discard").hidden = true;
       note.parentElement.hidden = false;
     } else {
@@ -163,7 +164,7 @@
   } else if (draft && !typed(fields()) && typed(draft.values)) {
     fill(draft.values);
     document.getElementById("draft-text").textContent =
-      "Restored the deal you were typing at " + clock(draft.at) + " (kept on this phone).";
+      t("restored", { time: clock(draft.at) });
     notice.hidden = false;
   }
 
@@ -193,7 +194,7 @@
     event.preventDefault();
     if (correcting) {
       document.getElementById("draft-text").textContent =
-        "Offline: a correction is saved once the connection returns. It is kept on this phone meanwhile.";
+        t("offline_correction");
       notice.hidden = false;
       return;
     }
@@ -208,7 +209,7 @@
     write(DRAFT, null);
     fill({ idempotency_key: newKey() });
     document.getElementById("draft-text").textContent =
-      "Queued: the deal is kept on this phone and sent when the connection returns. The form is ready for the next deal.";
+      t("queued");
     document.getElementById("draft-discard").hidden = true;
     notice.hidden = false;
     render();

@@ -6,6 +6,7 @@
 // filled by taps folds away and the next player's first empty row is highlighted.
 (function () {
   "use strict";
+  var t = window.scorekeeperText;
   var form = document.getElementById("deal-form");
   var picker = document.getElementById("picker");
   if (!form || !picker) return;
@@ -77,7 +78,7 @@
     button.className = "chip" + (card[1] === "d" || card[1] === "h" ? " red" : "");
     button.dataset.card = card;
     button.textContent = (card[0] === "T" ? "10" : card[0]) + SYMBOL[card[1]];
-    button.setAttribute("aria-label", "Return " + card + " to the cards");
+    button.setAttribute("aria-label", t("return_card", { card: card }));
     return button;
   }
 
@@ -98,8 +99,13 @@
     var legend = seats[k].querySelector("legend");
     var name = legend.firstChild ? legend.firstChild.textContent.trim() : "";
     var row = el.dataset.row;
-    return name + " · " + row[0].toUpperCase() + row.slice(1) + ": " + cardsOf(el).length +
-      " of " + SIZES[row];
+    var rowName = t("rows." + row);
+    return t("row_progress", {
+      name: name,
+      row: rowName[0].toUpperCase() + rowName.slice(1),
+      count: cardsOf(el).length,
+      size: SIZES[row],
+    });
   }
 
   // Greys the used cards, redraws each row's chips, says which row the next card fills.
@@ -116,8 +122,8 @@
       button.disabled = !!used[button.dataset.card];
     });
     target.textContent = active
-      ? "Tap the cards for " + label(active)
-      : "Every hand is in: check the units below, then save.";
+      ? t("tap_for", { row: label(active) })
+      : t("every_hand_in");
   }
 
   function announce(el) {
@@ -146,7 +152,7 @@
       fieldset.querySelector("legend").insertAdjacentElement("afterend", button);
     }
     var name = fieldset.querySelector("legend").firstChild.textContent.trim();
-    button.textContent = "Change " + name + "'s cards";
+    button.textContent = t("change_cards", { name: name });
     button.hidden = !folded;
   }
 

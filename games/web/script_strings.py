@@ -1,0 +1,72 @@
+"""The words the pages' scripts write (deal.js, picker.js, offline.js, jobs.js), translated
+on the server and handed over in a JSON data block (``<script type="application/json"
+id="js-strings">``, which the Content-Security-Policy lets through since it never runs).
+
+A script reads them with ``scorekeeperText(key, values)`` (forms.js), which fills the named
+``%(...)s`` placeholders; a key with a dot reads a nested table ("rows.front").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+SCRIPT_STRINGS: dict[str, Any] = {
+    # deal.js: the live preview and the arranging of 13 cards
+    "twice": _("Twice: %(cards)s"),
+    "foul": _("Foul: %(foul)s"),
+    "units_appear": _("The deal's units appear here once every player's hand is typed."),
+    "units_fouled": _("%(units)s (foul)"),
+    "scoops": _("%(name)s scoops"),
+    "not_saved": _("Not saved yet."),
+    "cannot_arrange": _("cannot arrange these cards"),
+    "arranged": _("Arranged."),
+    "check_rows": _("%(how)s Check the rows above."),
+    "kinds": {
+        "rows": pgettext_lazy("how a pair was settled", "rows"),
+        "foul": pgettext_lazy("how a pair was settled", "foul"),
+        "surrender": pgettext_lazy("how a pair was settled", "surrender"),
+        "natural": pgettext_lazy("how a pair was settled", "natural"),
+        "cards": pgettext_lazy("how a pair was settled", "cards"),
+    },
+    # picker.js: the card picker
+    "rows": {"front": _("front"), "middle": _("middle"), "back": _("back")},
+    "row_progress": _("%(name)s · %(row)s: %(count)s of %(size)s"),
+    "tap_for": _("Tap the cards for %(row)s"),
+    "every_hand_in": _("Every hand is in: check the units below, then save."),
+    "return_card": _("Return %(card)s to the cards"),
+    "change_cards": _("Change %(name)s's cards"),
+    # offline.js: deals kept on the phone while offline
+    "refused": _("Not saved: the deal typed at %(time)s (%(names)s) was refused by the server."),
+    "open_to_fix": _("Open it to fix"),
+    "queued_item": _(
+        "The deal typed at %(time)s (%(names)s): queued on this phone, sent when the "
+        "connection returns."
+    ),
+    "landed": _("The deal queued at %(time)s has been sent and saved."),
+    "restored": _("Restored the deal you were typing at %(time)s (kept on this phone)."),
+    "offline_correction": _(
+        "Offline: a correction is saved once the connection returns. It is kept on this "
+        "phone meanwhile."
+    ),
+    "queued": _(
+        "Queued: the deal is kept on this phone and sent when the connection returns. The "
+        "form is ready for the next deal."
+    ),
+    # jobs.js: the PDF buttons
+    "download": _("Download"),
+    "failed": _("failed: %(error)s"),
+    "try_again": _("try again"),
+    "pending": _("pending…"),
+    "still_pending": _("still pending: reload the page later"),
+    "no_server": _("could not ask the server: try again"),
+    "not_available": _("not available"),
+}
+
+
+def script_strings(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: the scripts' words, for base.html's JSON data block."""
+    return {"script_strings": SCRIPT_STRINGS}
