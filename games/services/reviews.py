@@ -105,17 +105,18 @@ def _write_reviews(reviewed: dict[int, tuple[int, int, dict[str, Any]]]) -> list
     return fresh
 
 
-# One statement for the batch: lock its deals in id order, store each review where the
-# deal is still at the version reviewed, drop those deals' old review lines.
+# The batch's deals locked in id order first, in a statement of their own: a statement
+# that waited for a lock still reads from the snapshot it began with, so the review lines
+# another batch committed meanwhile would be missed and the insert would collide with them.
+_LOCK_DEALS = f"SELECT id FROM {Deal._meta.db_table} WHERE id = ANY(%(ids)s) ORDER BY id FOR UPDATE"
+# Then one statement: store each review where the deal is still at the version reviewed,
+# drop those deals' old review lines.
 _WRITE_REVIEWS = f"""
-WITH locked AS MATERIALIZED (
-    SELECT id FROM {Deal._meta.db_table} WHERE id = ANY(%(ids)s) ORDER BY id FOR UPDATE
-), stored AS (
+WITH stored AS (
     UPDATE {Deal._meta.db_table} AS deal SET review = given.review::jsonb
     FROM unnest(%(ids)s::bigint[], %(versions)s::integer[], %(reviews)s::text[])
         AS given (id, version, review)
     WHERE deal.id = given.id AND deal.version = given.version
-        AND deal.id IN (SELECT id FROM locked)
     RETURNING deal.id
 ), dropped AS (
     DELETE FROM {ReviewLine._meta.db_table} WHERE deal_id IN (SELECT id FROM stored)
@@ -125,8 +126,8 @@ SELECT id FROM stored ORDER BY id
 
 
 def _write_reviews_pg(reviewed: dict[int, tuple[int, int, dict[str, Any]]]) -> list[int]:
-    """``_write_reviews`` in one statement, each review encoded once as JSON, as the
-    field would (its encoder)."""
+    """``_write_reviews`` in two statements (the lock, then the writes), each review
+    encoded once as JSON, as the field would (its encoder)."""
     encoder = Deal._meta.get_field("review").encoder
     ids = list(reviewed)
     params: dict[str, Any] = {
@@ -135,6 +136,7 @@ def _write_reviews_pg(reviewed: dict[int, tuple[int, int, dict[str, Any]]]) -> l
         "reviews": [json.dumps(reviewed[pk][2], cls=encoder) for pk in ids],
     }
     with connection.cursor() as cursor:
+        cursor.execute(_LOCK_DEALS, {"ids": ids})
         cursor.execute(_WRITE_REVIEWS, params)
         return [pk for (pk,) in cursor.fetchall()]
 
