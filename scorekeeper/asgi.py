@@ -1,4 +1,9 @@
-"""ASGI entry point."""
+"""ASGI entry point: Django's pages and API over HTTP, the live pages' WebSockets.
+
+Served by Daphne (``runserver`` in development, the ``live`` process in production:
+docs/operations.md). A WebSocket is accepted only from an origin in ``ALLOWED_HOSTS``, and
+carries the signed-in user from the session cookie.
+"""
 
 import os
 
@@ -6,4 +11,20 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 
-application = get_asgi_application()
+# Django is set up before anything imports the models (the consumers do).
+django_application = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -110,6 +110,8 @@ if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is false.")
 
 INSTALLED_APPS = [
+    # First, so that `runserver` serves the ASGI application (WebSockets included).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -121,6 +123,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
     "games",
 ]
 
@@ -359,6 +362,22 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+# Live updates (games.live_push, games.consumers): every ASGI process hears every other's
+# through Redis (CHANNEL_LAYER_URL, else REDIS_URL); without either, one process's memory,
+# which is all `make run` (one runserver process) needs.
+CHANNEL_LAYER_URL = env_url("CHANNEL_LAYER_URL", frozenset({"redis", "rediss"})) or env_url(
+    "REDIS_URL", frozenset({"redis", "rediss"})
+)
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "prefix": "scorekeeper"},
+    }
+    if CHANNEL_LAYER_URL
+    else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+}
+ASGI_APPLICATION = "scorekeeper.asgi.application"
+
 # Every login path (admin, browsable API, token endpoint, web pages) goes through
 # authenticate(), so the throttle lives in the authentication backend.
 AUTHENTICATION_BACKENDS = ["games.ratelimit.RateLimitedModelBackend"]

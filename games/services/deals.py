@@ -28,6 +28,7 @@ from games.errors import (
     ServiceError,
     SessionClosed,
 )
+from games.live_push import announce
 from games.models import Deal, DealRevision, LedgerEntry, Session
 from games.permissions import require_member, require_owner
 from games.services.deal_write import (
@@ -138,6 +139,7 @@ def record_or_replay(
             _write_ledger(deal, result, seated)
             close_at_target(session)
             review_after_commit(deal)
+            announce(session.pk)
     except _Replayed as replayed:
         return Recorded(replayed.deal, created=False)
     session.last_deal_number = number
@@ -223,6 +225,7 @@ def _record_at_once(
     if deal is not None:
         session.last_deal_number = deal.number
         review_after_commit(deal)
+        announce(session.pk)
     return deal
 
 
@@ -301,6 +304,7 @@ def edit_deal(
         _write_ledger(locked, result, seated)
         close_at_target(session)
         review_after_commit(locked)
+        announce(session.pk)
     return locked
 
 
@@ -316,6 +320,7 @@ def void_deal(deal: Deal, by: User, reason: str = "") -> Deal:
         locked.version += 1
         locked.save(update_fields=["status", "version", "updated_at"])
         locked.ledger.all().delete()
+        announce(locked.session_id)
     return locked
 
 
@@ -334,6 +339,7 @@ def restore_deal(deal: Deal, by: User, reason: str = "") -> Deal:
         locked.version += 1
         locked.save(update_fields=["status", "version", "updated_at"])
         _write_ledger(locked, locked.result, session.seated())
+        announce(session.pk)
     return locked
 
 

@@ -21,6 +21,7 @@ from games.engine.bigtwo import target_reached as engine_target_reached
 from games.engine.bigtwo import target_reason as engine_target_reason
 from games.engine.games import GAMES, descriptor_for
 from games.errors import HasHistory, ServiceError, SessionClosed, SessionOpen
+from games.live_push import announce
 from games.models import Deal, Group, Player, RuleSet, Session, SessionEvent, SessionSeat
 from games.permissions import require_member, require_owner
 from games.reports.ledger import balances
@@ -181,6 +182,7 @@ def reopen_session(session: Session, by: User, reason: str = "") -> Session:
         SessionEvent.objects.create(
             session=locked, action=SessionEvent.Action.REOPEN, by=by, reason=reason
         )
+        announce(locked.pk)
     return locked
 
 
@@ -216,6 +218,7 @@ def _close(session: Session, by: User | None) -> None:
     session.closed_at = timezone.now()
     session.save(update_fields=["status", "closed_by", "closed_at"])
     SessionEvent.objects.create(session=session, action=SessionEvent.Action.CLOSE, by=by)
+    announce(session.pk)
 
 
 def lock_open_session(session: Session) -> Session:
