@@ -26,6 +26,7 @@ from games.models import Deal, Group, Player, RuleSet, Session, SessionEvent, Se
 from games.permissions import require_member, require_owner
 from games.reports.ledger import balances
 from games.services.names import clean as clean_name
+from games.services.seat_links import make_links
 
 PLACE_LENGTH = Session._meta.get_field("place").max_length or 100
 
@@ -106,6 +107,7 @@ def start_session(
             SessionSeat(session=session, player=player, seat=k, name=names[player.pk])
             for k, player in enumerate(players, start=1)
         )
+        make_links(session)  # one per seat, for the live table
     return session
 
 
