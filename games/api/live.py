@@ -154,8 +154,12 @@ def live_detail(request: Request, pk: int) -> Response:
     return _state(session, actor)
 
 
-def _write(request: Request, pk: int, action: Any, *args: Any) -> Response:
+def _write(request: Request, pk: int, action: Any, *args: Any, entry: bool = False) -> Response:
+    """Run a write once the session is found (the body is read after: another group's
+    user gets 404 whatever they send)."""
     session, actor = _session(request, pk)
+    if entry:
+        args = (*args, _entry(request))
     try:
         action(session, *args, actor)
     except LiveConflict as refused:
@@ -173,14 +177,14 @@ def _entry(request: Request) -> Any:
 @_live_view(["PUT"])
 def live_seat(request: Request, pk: int, seat: int) -> Response:
     """Save the seat's draft (a seat holder: their own seat; a member: any seat)."""
-    return _write(request, pk, live.save_draft, seat, _entry(request))
+    return _write(request, pk, live.save_draft, seat, entry=True)
 
 
 @extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT)
 @_live_view(["POST"])
 def live_submit(request: Request, pk: int, seat: int) -> Response:
     """Submit the seat's hand; the last seat's submit records the deal (STATE.live.deal)."""
-    return _write(request, pk, live.submit, seat, _entry(request))
+    return _write(request, pk, live.submit, seat, entry=True)
 
 
 @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
