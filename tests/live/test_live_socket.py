@@ -88,24 +88,25 @@ def test_two_last_submits_at_once_record_one_deal(session: Session, ann_user: Us
     rounds = 3
     errors: list[BaseException] = []
 
+    def last(seat: int, actor: live.Actor, start: threading.Barrier) -> None:
+        try:
+            start.wait()
+            live.submit(session, seat, hand(seat), actor)
+        except BaseException as error:  # (reported below)
+            errors.append(error)
+        finally:
+            connection.close()
+
     def race() -> None:
         for _ in range(rounds):
             live.open_live(session, member(ann_user))
             for seat in (1, 2):
                 live.submit(session, seat, hand(seat), seat_actor(session, seat))
-            actors = {seat: seat_actor(session, seat) for seat in (3, 4)}
             start = threading.Barrier(2)
-
-            def last(seat: int) -> None:
-                try:
-                    start.wait()
-                    live.submit(session, seat, hand(seat), actors[seat])
-                except BaseException as error:
-                    errors.append(error)
-                finally:
-                    connection.close()
-
-            threads = [threading.Thread(target=last, args=(seat,)) for seat in (3, 4)]
+            threads = [
+                threading.Thread(target=last, args=(seat, seat_actor(session, seat), start))
+                for seat in (3, 4)
+            ]
             for thread in threads:
                 thread.start()
             for thread in threads:
