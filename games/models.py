@@ -429,6 +429,9 @@ from games.jobs import Document as Document  # noqa: E402
 from games.jobs import ImportJob as ImportJob  # noqa: E402
 from games.jobs import _document_path as _document_path  # noqa: E402  (migration 0004)
 from games.languages import LanguagePreference as LanguagePreference  # noqa: E402
+from games.live_rows import LiveDeal as LiveDeal  # noqa: E402
+from games.live_rows import LiveEntry as LiveEntry  # noqa: E402
+from games.live_rows import SeatLink as SeatLink  # noqa: E402
 from games.payment_rows import Payment as Payment  # noqa: E402
 from games.payment_rows import PaymentRevision as PaymentRevision  # noqa: E402
 from games.player_rows import PlayerMerge as PlayerMerge  # noqa: E402

@@ -17,6 +17,7 @@ from django.urls import get_resolver
 
 from games import services
 from games.models import Group, Player, Session
+from games.services import seat_links
 from games.services.invites import token_for
 from games.web import urls as web_urls
 from tests.services.hands import deal
@@ -52,6 +53,8 @@ PAGES = {
     "web:session-new": "/groups/{g}/sessions/new/",
     "web:session": "/sessions/{s}/",
     "web:deal": "/sessions/{s}/deal/",
+    "web:live": "/sessions/{s}/live/",
+    "web:seat": "/seat/{k}/",
     "web:deal-edit": "/sessions/{s}/deals/1/edit/",
     "web:summary": "/sessions/{s}/summary/",
     "web:balances": "/groups/{g}/balances/",
@@ -134,8 +137,16 @@ def test_every_page_has_the_strict_policy_and_no_inline_code(
     payment = services.settle_session(played, User.objects.get(username="alice"))[0]
     # An invite of the group, shown to its owner on the group page (with its QR code).
     invite = services.create_invite(group, by=User.objects.get(username="alice"))
-    url = PAGES[name].format(g=group.pk, s=played.pk, p=payment.pk, i=token_for(invite))
-    signed_out = {"web:login", "web:signup", "web:password-reset", "web:password-reset-confirm"}
+    # The first seat's link, for its entry page.
+    link = seat_links.token_for(seat_links.make_links(played)[0])
+    url = PAGES[name].format(g=group.pk, s=played.pk, p=payment.pk, i=token_for(invite), k=link)
+    signed_out = {
+        "web:login",
+        "web:signup",
+        "web:password-reset",
+        "web:password-reset-confirm",
+        "web:seat",
+    }
     client = Client() if name in signed_out else as_alice
 
     response = client.get(url)

@@ -1,0 +1,131 @@
+"""Seat links: a link per seat of a session, so a friend without an account enters the
+hands of that seat from their own phone (``games.services.live``).
+
+The token is ``{"s": session, "k": link, "n": nonce}`` signed with the site's key
+(``django.core.signing``, salted for seat links): an altered token fails its signature
+before any lookup. Whether it still holds (the link not revoked, its session open) is read
+from the rows each time. A session gets one link per seat when it starts; a session
+started before links existed gets them the first time they are asked for.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.errors import ServiceError
+from games.models import SeatLink, Session, SessionSeat
+from games.permissions import require_owner
+
+SALT = "games.seat-link"
+
+
+class SeatLinkRefused(ServiceError):
+    """The seat link cannot be used: altered, revoked, or its session closed or gone."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who a valid seat link speaks for: one seat of one open session."""
+
+    link: SeatLink
+    session: Session
+    seat: int
+    player_id: int
+    name: str
+
+
+def token_for(link: SeatLink) -> str:
+    """The token the seat link carries (in its URL, the X-Seat-Token header, ``?seat=``)."""
+    payload = {"s": link.session_id, "k": link.pk, "n": link.nonce}
+    return signing.dumps(payload, salt=SALT)
+
+
+def _new_link(session: Session, player_id: int) -> SeatLink:
+    return SeatLink.objects.create(
+        session=session, player_id=player_id, nonce=secrets.token_urlsafe(24)
+    )
+
+
+def make_links(session: Session) -> list[SeatLink]:
+    """Each seat's working link, made for the seats that have none, in seat order.
+
+    Two requests making the same session's links at once are kept apart by the unique
+    constraint on a seat's working link: the loser reads the winner's.
+    """
+    seats = list(session.seats.order_by("seat").values_list("player_id", flat=True))
+    links = {link.player_id: link for link in _active(session)}
+    for player_id in seats:
+        if player_id in links:
+            continue
+        try:
+            with transaction.atomic():
+                links[player_id] = _new_link(session, player_id)
+        except IntegrityError:
+            links[player_id] = _active(session).get(player_id=player_id)
+    return [links[player_id] for player_id in seats]
+
+
+def _active(session: Session) -> Any:
+    return SeatLink.objects.filter(session=session, revoked_at=None)
+
+
+def revoke_link(link: SeatLink, by: User) -> SeatLink:
+    """Owners revoke a seat link (a phone that should no longer write) and get the
+    seat's new link, which they share instead. Revoking a revoked link revokes nothing
+    and answers the seat's working link."""
+    session = link.session
+    with transaction.atomic():
+        require_owner(by, session.group)
+        locked = SeatLink.objects.select_for_update().get(pk=link.pk)
+        if locked.revoked_at is None:
+            locked.revoked_at = timezone.now()
+            locked.save(update_fields=["revoked_at"])
+            return _new_link(session, locked.player_id)
+    current = _active(session).filter(player_id=locked.player_id).first()
+    return current if current is not None else make_links(session)[0]
+
+
+def open_seat(token: str, session_id: int | None = None) -> Seat:
+    """The seat a token speaks for; SeatLinkRefused, saying why, when it cannot be used.
+
+    ``session_id``: the session the request is about; a token of another session is
+    refused as not valid here.
+    """
+    refused = SeatLinkRefused(
+        _("This seat link is not valid: it may have been copied incompletely."), "token"
+    )
+    try:
+        payload = signing.loads(str(token).strip(), salt=SALT)
+    except (signing.BadSignature, ValueError):
+        raise refused from None
+    if not isinstance(payload, dict) or not all(
+        isinstance(payload.get(key), want) for key, want in (("s", int), ("k", int), ("n", str))
+    ):
+        raise refused
+    if session_id is not None and payload["s"] != session_id:
+        raise refused
+    link = (
+        SeatLink.objects.select_related("session__group")
+        .filter(pk=payload["k"], session_id=payload["s"], nonce=payload["n"])
+        .first()
+    )
+    if link is None:
+        raise refused
+    if link.revoked_at is not None:
+        raise SeatLinkRefused(
+            _("This seat link was revoked: ask the host for the new one."), "token"
+        )
+    if not link.session.is_open:
+        raise SeatLinkRefused(_("This session is closed: its seat links no longer work."), "token")
+    seat = SessionSeat.objects.filter(session_id=link.session_id, player_id=link.player_id).first()
+    if seat is None:
+        raise refused
+    return Seat(link, link.session, seat.seat, link.player_id, seat.name)
