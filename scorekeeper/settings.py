@@ -154,6 +154,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.web.script_strings.script_strings",
+                "games.live_socket.live_socket",
             ],
         },
     },
@@ -377,6 +378,11 @@ CHANNEL_LAYERS = {
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
 ASGI_APPLICATION = "scorekeeper.asgi.application"
+# Where the pages open their WebSocket (games.live_socket): empty for the page's own origin
+# (``/ws/...`` on the server that sent the page, as `make run` and Daphne alone serve it);
+# otherwise a ws:// or wss:// origin in which ``{host}`` stands for the host name the page
+# was asked for, e.g. ``ws://{host}:8001`` when Daphne listens beside gunicorn.
+LIVE_SOCKET_URL = (env_url("LIVE_SOCKET_URL", frozenset({"ws", "wss"})) or "").rstrip("/")
 
 # Every login path (admin, browsable API, token endpoint, web pages) goes through
 # authenticate(), so the throttle lives in the authentication backend.
@@ -491,6 +497,9 @@ CONTENT_SECURITY_POLICY = {
     "script-src": ["'self'"],
     "style-src": ["'self'"],
     "img-src": ["'self'"],
+    # The page's own origin over ws: and wss: too (not every browser counts them as 'self'),
+    # and LIVE_SOCKET_URL's: scorekeeper.csp adds both for each request's host.
+    "connect-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],
