@@ -372,7 +372,14 @@ CHANNEL_LAYER_URL = env_url("CHANNEL_LAYER_URL", frozenset({"redis", "rediss"}))
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "prefix": "scorekeeper"},
+        # redis-py 8 gives every socket a 5 s read timeout, and channels-redis waits 5 s
+        # for a socket's next message (BZPOPMIN): an idle socket's wait then ends in a
+        # TimeoutError that closes it, and a message popped just then is lost
+        # (tests/live/test_redis_layer.py). Reads may take longer than that wait.
+        "CONFIG": {
+            "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}],
+            "prefix": "scorekeeper",
+        },
     }
     if CHANNEL_LAYER_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
