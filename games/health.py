@@ -1,11 +1,16 @@
-"""``/healthz``: can this process reach its database and its broker, and is a worker up?
+"""``/healthz``: can this process reach its database, its broker and its channel layer, and
+is a worker up?
 
-Answers ``{"database": "ok", "broker": "ok", "worker": "ok"}`` with 200 when the database
-and the broker checks pass, 503 with the failing check's error otherwise (``"error:
-OperationalError"``; the full message goes to the log, not to whoever probes). Without a
-broker, tasks run inline: ``"eager"`` counts as passing. No login, no host check, no HTTPS
-redirect: the middleware answers before any of them, so a load balancer or Docker can
-probe by any address. Each check gives up after about a second.
+Answers ``{"database": "ok", "broker": "ok", "channel_layer": "ok", "worker": "ok"}`` with
+200 when the database, broker and channel-layer checks pass, 503 with the failing check's
+error otherwise (``"error: OperationalError"``; the full message goes to the log, not to
+whoever probes). Without a broker, tasks run inline: ``"eager"`` counts as passing; without
+Redis for the live updates, the channel layer is this process's memory (``"memory"``,
+passing: ``make run``'s one process needs no more). A Redis channel layer that does not
+carry a message is a failure: Daphne could not hear the deals gunicorn records.
+
+No login, no host check, no HTTPS redirect: the middleware answers before any of them, so
+a load balancer or Docker can probe by any address. Each check gives up after about a second.
 
 ``worker`` (a Celery control ping) is reported but never makes the answer 503: without a
 worker, deals are still recorded and only PDFs wait, and a web container marked unhealthy
@@ -14,9 +19,14 @@ worker, deals are still recorded and only PDFs wait, and a web container marked 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import secrets
 from collections.abc import Callable
+from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -89,6 +99,30 @@ def worker_status() -> str:
     return OK
 
 
+def channel_layer_status() -> str:
+    """A message sent to a fresh channel and received back from it."""
+    layer = get_channel_layer()
+    if layer is None:
+        return "error: no channel layer"
+    if isinstance(layer, InMemoryChannelLayer):
+        return "memory"
+    try:
+        async_to_sync(_round_trip)(layer)
+    except Exception as exc:
+        return failure("channel_layer", exc)
+    return OK
+
+
+async def _round_trip(layer: Any) -> None:
+    async with asyncio.timeout(TIMEOUT_SECONDS):
+        channel = await layer.new_channel("healthz.")
+        probe = {"type": "healthz.probe", "nonce": secrets.token_hex(8)}
+        await layer.send(channel, probe)
+        answer = await layer.receive(channel)
+    if answer != probe:
+        raise ValueError("the channel layer answered another message")
+
+
 def failure(check: str, exc: Exception) -> str:
     log.warning("health check %s failed: %s", check, exc, extra={"check": check})
     return f"error: {type(exc).__name__}"
@@ -96,9 +130,13 @@ def failure(check: str, exc: Exception) -> str:
 
 # Name -> check; a check answers OK, "eager" or "error: ...". CHECKS decide the status;
 # REPORTED ones are only shown (see the module's docstring for why the worker is).
-CHECKS: dict[str, Callable[[], str]] = {"database": database_status, "broker": broker_status}
+CHECKS: dict[str, Callable[[], str]] = {
+    "database": database_status,
+    "broker": broker_status,
+    "channel_layer": channel_layer_status,
+}
 REPORTED: dict[str, Callable[[], str]] = {"worker": worker_status}
-PASSING = frozenset({OK, "eager"})
+PASSING = frozenset({OK, "eager", "memory"})
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

@@ -4,7 +4,9 @@
 table-side pages load scripts, styles and images from this site only, and run no inline
 script. ``CONTENT_SECURITY_POLICY_ADDITIONS`` widens it for the pages under a path prefix
 that need more (Django's admin, DRF's browsable API and Swagger UI bring inline styles of
-their own): each source listed there is added to the directive's sources. A header a view
+their own): each source listed there is added to the directive's sources. ``connect-src``
+also gets the request's own host over ws: and wss: and the live socket's origin
+(``games.live_socket``), which depend on the host the page was asked for. A header a view
 set itself is kept.
 """
 
@@ -14,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+
+from games.live_socket import connect_sources
 
 HEADER = "Content-Security-Policy"
 Policy = Mapping[str, Sequence[str]]
@@ -37,20 +41,19 @@ class ContentSecurityPolicyMiddleware:
         self.get_response = get_response
         policy: Policy = settings.CONTENT_SECURITY_POLICY
         additions: Mapping[str, Policy] = settings.CONTENT_SECURITY_POLICY_ADDITIONS
-        self.default = header_value(policy)
+        self.default = [policy]
         self.by_prefix = [
-            (
-                prefix,
-                header_value(policy, *(additions[p] for p in additions if prefix.startswith(p))),
-            )
+            (prefix, [policy, *(additions[p] for p in additions if prefix.startswith(p))])
             for prefix in sorted(additions, key=len, reverse=True)
         ]
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if HEADER not in response:
-            response[HEADER] = next(
-                (value for prefix, value in self.by_prefix if request.path.startswith(prefix)),
+            policies = next(
+                (found for prefix, found in self.by_prefix if request.path.startswith(prefix)),
                 self.default,
             )
+            sockets = {"connect-src": ["'self'", *connect_sources(request)]}
+            response[HEADER] = header_value(*policies, sockets)
         return response

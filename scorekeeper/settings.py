@@ -154,6 +154,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.web.script_strings.script_strings",
+                "games.live_socket.live_socket",
             ],
         },
     },
@@ -371,12 +372,24 @@ CHANNEL_LAYER_URL = env_url("CHANNEL_LAYER_URL", frozenset({"redis", "rediss"}))
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "prefix": "scorekeeper"},
+        # redis-py 8 gives every socket a 5 s read timeout, and channels-redis waits 5 s
+        # for a socket's next message (BZPOPMIN): an idle socket's wait then ends in a
+        # TimeoutError that closes it, and a message popped just then is lost
+        # (tests/live/test_redis_layer.py). Reads may take longer than that wait.
+        "CONFIG": {
+            "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}],
+            "prefix": "scorekeeper",
+        },
     }
     if CHANNEL_LAYER_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
 ASGI_APPLICATION = "scorekeeper.asgi.application"
+# Where the pages open their WebSocket (games.live_socket): empty for the page's own origin
+# (``/ws/...`` on the server that sent the page, as `make run` and Daphne alone serve it);
+# otherwise a ws:// or wss:// origin in which ``{host}`` stands for the host name the page
+# was asked for, e.g. ``ws://{host}:8001`` when Daphne listens beside gunicorn.
+LIVE_SOCKET_URL = (env_url("LIVE_SOCKET_URL", frozenset({"ws", "wss"})) or "").rstrip("/")
 
 # Every login path (admin, browsable API, token endpoint, web pages) goes through
 # authenticate(), so the throttle lives in the authentication backend.
@@ -491,6 +504,9 @@ CONTENT_SECURITY_POLICY = {
     "script-src": ["'self'"],
     "style-src": ["'self'"],
     "img-src": ["'self'"],
+    # The page's own origin over ws: and wss: too (not every browser counts them as 'self'),
+    # and LIVE_SOCKET_URL's: scorekeeper.csp adds both for each request's host.
+    "connect-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],

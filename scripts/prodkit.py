@@ -25,6 +25,7 @@ DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 # A Redis database of its own, so this worker never takes another checkout's tasks.
 DEFAULT_BROKER = "redis://127.0.0.1:6379/13"
 DEFAULT_CACHE = "redis://127.0.0.1:6379/14"
+DEFAULT_CHANNEL_LAYER = "redis://127.0.0.1:6379/12"
 
 
 def postgres_url() -> str:
@@ -86,6 +87,7 @@ def production_env(database_url: str, **extra: str) -> dict[str, str]:
         "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": os.environ.get("PROOF_BROKER_URL", DEFAULT_BROKER),
         "CACHE_URL": os.environ.get("PROOF_CACHE_URL", DEFAULT_CACHE),
+        "CHANNEL_LAYER_URL": os.environ.get("PROOF_CHANNEL_LAYER_URL", DEFAULT_CHANNEL_LAYER),
         # A queue of its own: the worker never takes (and drops) another checkout's tasks.
         "CELERY_QUEUE": f"scorekeeper-proof-{secrets.token_hex(4)}",
         "PYTHON": sys.executable,
@@ -126,12 +128,15 @@ class Server:
     def __init__(self, env: dict[str, str], port: int, log: Path) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
+        # Daphne's port: PORT+1 (the script's default) may be taken on a busy machine.
+        self.live_port = int(env.get("LIVE_PORT") or free_port())
+        self.live_base = f"ws://127.0.0.1:{self.live_port}"
         self.log = log
         with log.open("wb") as out:
             self.process = subprocess.Popen(
                 [str(ROOT / "scripts" / "serve_prod.sh")],
                 cwd=ROOT,
-                env={**env, "PORT": str(port)},
+                env={**env, "PORT": str(port), "LIVE_PORT": str(self.live_port)},
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,

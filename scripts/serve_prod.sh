@@ -2,9 +2,12 @@
 # `make serve-prod`: the production setup as plain processes, without Docker.
 #
 # Migrates, collects the static files, then runs gunicorn (WEB_CONCURRENCY workers on
-# 127.0.0.1:PORT) and a Celery worker (CELERY_CONCURRENCY processes) against the local
-# PostgreSQL and Redis, in production mode (DEBUG off). Ctrl-C (or SIGTERM) stops both;
-# if either stops by itself, the other is stopped too and the script exits non-zero.
+# 127.0.0.1:PORT), Daphne for the live updates' WebSockets (scorekeeper.asgi on
+# 127.0.0.1:LIVE_PORT, PORT+1 unless told, with the Redis channel layer) and a Celery worker
+# (CELERY_CONCURRENCY processes) against the local PostgreSQL and Redis, in production mode
+# (DEBUG off). The pages are told to open their sockets on LIVE_PORT (LIVE_SOCKET_URL).
+# Ctrl-C (or SIGTERM) stops them all; if one stops by itself, the others are stopped too
+# and the script exits non-zero.
 # RUN_WORKER=false runs gunicorn alone, for a worker run (and stopped) on its own, as
 # Docker's separate worker container is (scripts/prove_faults.py kills one that way).
 #
@@ -19,6 +22,7 @@ export DEBUG="${DEBUG:-false}"
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/scorekeeper}"
 export CELERY_BROKER_URL="${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
 export CACHE_URL="${CACHE_URL:-${REDIS_URL:-redis://127.0.0.1:6379/1}}"
+export CHANNEL_LAYER_URL="${CHANNEL_LAYER_URL:-redis://127.0.0.1:6379/2}"
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-localhost,127.0.0.1}"
 export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-false}"
 if [ -z "${SECRET_KEY:-}" ]; then
@@ -28,6 +32,11 @@ if [ -z "${SECRET_KEY:-}" ]; then
 fi
 PORT="${PORT:-8000}"
 BIND="${BIND:-127.0.0.1:$PORT}"
+LIVE_PORT="${LIVE_PORT:-$((PORT + 1))}"
+LIVE_BIND="${LIVE_BIND:-127.0.0.1}"
+# {host} is filled in by the site, per request; set but empty = Daphne serves the pages too.
+live_default="ws://{host}:$LIVE_PORT"
+export LIVE_SOCKET_URL="${LIVE_SOCKET_URL-$live_default}"
 WEB_CONCURRENCY="${WEB_CONCURRENCY:-3}"
 CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
 RUN_WORKER="${RUN_WORKER:-true}"
@@ -48,6 +57,9 @@ PY="${PYTHON:-.venv/bin/python}"
   --workers "$WEB_CONCURRENCY" --bind "$BIND" \
   --graceful-timeout 10 --log-level warning &
 web=$!
+"$PY" -m daphne scorekeeper.asgi:application \
+  --bind "$LIVE_BIND" --port "$LIVE_PORT" --application-close-timeout 10 --verbosity 0 &
+live=$!
 worker=""
 if [ "$RUN_WORKER" = true ]; then
   "$PY" -m celery -A scorekeeper worker --concurrency "$CELERY_CONCURRENCY" \
@@ -56,15 +68,15 @@ if [ "$RUN_WORKER" = true ]; then
 fi
 
 stop() {
-  kill -TERM "$web" $worker 2>/dev/null || true
-  wait "$web" $worker 2>/dev/null || true
+  kill -TERM "$web" "$live" $worker 2>/dev/null || true
+  wait "$web" "$live" $worker 2>/dev/null || true
 }
 trap 'stop; exit 0' INT TERM
-echo "serve-prod: gunicorn (pid $web) on http://$BIND, celery worker (pid ${worker:-none}); Ctrl-C stops both" >&2
+echo "serve-prod: gunicorn (pid $web) on http://$BIND, daphne (pid $live) on ws://$LIVE_BIND:$LIVE_PORT, celery worker (pid ${worker:-none}); Ctrl-C stops them all" >&2
 
-# Whichever stops first (on its own) takes the other down with it.
+# Whichever stops first (on its own) takes the others down with it.
 status=0
-wait -n "$web" $worker || status=$?
-echo "serve-prod: a process stopped (status $status); stopping the other" >&2
+wait -n "$web" "$live" $worker || status=$?
+echo "serve-prod: a process stopped (status $status); stopping the others" >&2
 stop
 exit "$status"

@@ -32,14 +32,20 @@ def test_the_image_is_multi_stage_unprivileged_and_checked() -> None:
     assert "collectstatic" in dockerfile
 
 
-def test_compose_runs_web_worker_postgres_redis_after_migrating() -> None:
+def test_compose_runs_web_live_worker_postgres_redis_after_migrating() -> None:
     compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
     services = compose["services"]
 
-    assert set(services) == {"migrate", "web", "worker", "postgres", "redis"}
+    assert set(services) == {"migrate", "web", "live", "worker", "postgres", "redis"}
     assert services["migrate"]["command"] == "python manage.py migrate --noinput"
     assert services["worker"]["command"].startswith("celery -A scorekeeper worker")
-    for name in ("web", "worker"):
+    live = services["live"]
+    assert live["command"].startswith("daphne --bind 0.0.0.0 --port 8001 ")
+    assert live["command"].endswith(" scorekeeper.asgi:application")
+    # The image's health check probes PORT: Daphne's.
+    assert live["environment"]["PORT"] == "8001"
+    assert live["ports"] == ["${LIVE_PORT:-8001}:8001"]
+    for name in ("web", "live", "worker"):
         depends = services[name]["depends_on"]
         assert depends["migrate"] == {"condition": "service_completed_successfully"}
         assert depends["postgres"] == {"condition": "service_healthy"}
@@ -66,3 +72,12 @@ def test_the_example_environment_passes_check_deploy() -> None:
     result = run("manage.py", "check", "--deploy", "--fail-level", "WARNING", **env)
 
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_process_shares_the_redis_channel_layer() -> None:
+    # web and worker announce (games.live_push), live holds the sockets: one layer for all.
+    env = example_env()
+
+    assert env["CHANNEL_LAYER_URL"] == "redis://redis:6379/2"
+    assert env["CHANNEL_LAYER_URL"] not in (env["CELERY_BROKER_URL"], env["CACHE_URL"])
+    assert env["LIVE_SOCKET_URL"] == ""  # the proxy routes /ws/ on the page's own origin

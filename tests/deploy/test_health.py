@@ -1,6 +1,8 @@
-"""/healthz: 200 when the database and the broker answer, 503 naming what does not; the
-worker is reported, never 503."""
+"""/healthz: 200 when the database, the broker and the channel layer answer, 503 naming
+what does not; the worker is reported, never 503."""
 
+import asyncio
+import time
 from typing import Any
 from unittest import mock
 
@@ -9,6 +11,8 @@ from django.db import OperationalError, connections
 from django.test import Client, override_settings
 
 from games import health
+from scripts.prodkit import redis_answers
+from tests.conftest import skip_or_fail
 
 # Nothing listens on port 9 (discard) of this machine.
 DEAD_BROKER = "redis://127.0.0.1:9/0"
@@ -26,7 +30,12 @@ def test_healthy_without_a_broker_tasks_run_eagerly(client: Client) -> None:
     response = client.get("/healthz")
 
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "broker": "eager", "worker": "eager"}
+    assert response.json() == {
+        "database": "ok",
+        "broker": "eager",
+        "channel_layer": "memory",
+        "worker": "eager",
+    }
     assert response["Cache-Control"] == "no-store"
 
 
@@ -38,8 +47,57 @@ def test_an_unreachable_broker_answers_503(client: Client) -> None:
     assert response.json() == {
         "database": "ok",
         "broker": "error: OperationalError",
+        "channel_layer": "memory",
         "worker": "error: OperationalError",
     }
+
+
+def redis_layer(url: str) -> dict[str, Any]:
+    return {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [url]}}
+    }
+
+
+def test_a_redis_channel_layer_that_carries_a_message_is_ok(client: Client) -> None:
+    url = "redis://127.0.0.1:6379/6"
+    if not redis_answers(url):
+        skip_or_fail(f"no Redis at {url}")
+    with override_settings(CHANNEL_LAYERS=redis_layer(url)):
+        response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json()["channel_layer"] == "ok"
+
+
+def test_an_unreachable_channel_layer_answers_503(client: Client) -> None:
+    # Daphne would hold the sockets but never hear a deal recorded by gunicorn.
+    with override_settings(CHANNEL_LAYERS=redis_layer(DEAD_BROKER)):
+        response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["channel_layer"] == "error: ConnectionError"
+
+
+def test_a_silent_channel_layer_gives_up_after_the_timeout(client: Client) -> None:
+    # A layer that takes the message but never hands it back (a Redis that hangs).
+    class Silent:
+        async def new_channel(self, prefix: str) -> str:
+            return f"{prefix}1"
+
+        async def send(self, channel: str, message: dict[str, Any]) -> None:
+            return None
+
+        async def receive(self, channel: str) -> dict[str, Any]:
+            await asyncio.sleep(60)
+            raise AssertionError("never reached")
+
+    started = time.monotonic()
+    with mock.patch.object(health, "get_channel_layer", return_value=Silent()):
+        response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["channel_layer"] == "error: TimeoutError"
+    assert time.monotonic() - started < health.TIMEOUT_SECONDS + 1
 
 
 def test_a_reachable_broker_and_a_worker_are_ok(client: Client, broker_url: str) -> None:
@@ -50,7 +108,12 @@ def test_a_reachable_broker_and_a_worker_are_ok(client: Client, broker_url: str)
         response = client.get("/healthz")
 
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "broker": "ok", "worker": "ok"}
+    assert response.json() == {
+        "database": "ok",
+        "broker": "ok",
+        "channel_layer": "memory",
+        "worker": "ok",
+    }
     assert ping.call_args.kwargs["limit"] == 1  # the first answer is enough
     assert ping.call_args.kwargs["timeout"] == health.PING_SECONDS
 
@@ -65,6 +128,7 @@ def test_no_worker_is_reported_but_stays_200(client: Client, broker_url: str) ->
     assert response.json() == {
         "database": "ok",
         "broker": "ok",
+        "channel_layer": "memory",
         "worker": "error: no worker answered",
     }
 
@@ -101,6 +165,7 @@ def test_an_unreachable_database_answers_503_without_its_message(client: Client)
     assert response.json() == {
         "database": "error: ConnectionError",
         "broker": "eager",
+        "channel_layer": "memory",
         "worker": "eager",
     }
     assert b"closed the connection" not in response.content

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import get_resolver
 
 from games import services
@@ -27,6 +27,8 @@ STRICT = {
     "script-src": ["'self'"],
     "style-src": ["'self'"],
     "img-src": ["'self'"],
+    # The test client's host over ws: and wss: (games.live_socket): the live WebSocket.
+    "connect-src": ["'self'", "ws://testserver", "wss://testserver"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],
@@ -229,3 +231,30 @@ def test_the_reader_finds_each_kind_of_inline_code() -> None:
         "style",
         "style",
     ]
+
+
+@override_settings(ALLOWED_HOSTS=["scores.example.org"], LIVE_SOCKET_URL="wss://{host}:8001")
+def test_the_live_socket_elsewhere_is_allowed_and_named_on_the_page(client: Client) -> None:
+    page = client.get("/accounts/login/", HTTP_HOST="scores.example.org:8443")
+
+    assert policy(page["Content-Security-Policy"])["connect-src"] == [
+        "'self'",
+        "ws://scores.example.org:8443",
+        "wss://scores.example.org:8443",
+        "wss://scores.example.org:8001",  # {host} is the name alone, without the port
+    ]
+    assert '<body data-live-socket="wss://scores.example.org:8001">' in page.content.decode()
+
+
+def test_the_same_origin_socket_leaves_the_attribute_empty(client: Client) -> None:
+    page = client.get("/accounts/login/")
+
+    assert '<body data-live-socket="">' in page.content.decode()
+
+
+@override_settings(ALLOWED_HOSTS=["scores.example.org"])
+def test_a_disallowed_host_allows_no_socket_host(client: Client) -> None:
+    answer = client.get("/accounts/login/", HTTP_HOST="evil.example.com")
+
+    assert answer.status_code == 400
+    assert policy(answer["Content-Security-Policy"])["connect-src"] == ["'self'"]
