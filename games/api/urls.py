@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from games.api import documents, invites, payments, reports
+from games.api import documents, invites, live, payments, reports
 from games.api.groups import (
     GroupViewSet,
     MemberViewSet,
@@ -65,6 +65,30 @@ urlpatterns = [
         name="invite-revoke",
     ),
     path("invites/accept/", invites.invite_accept, name="invite-accept"),
+    path("sessions/<int:pk>/seat-links/", live.seat_link_list, name="session-seat-links"),
+    path(
+        "sessions/<int:pk>/seat-links/<int:link_pk>/revoke/",
+        live.seat_link_revoke,
+        name="session-seat-link-revoke",
+    ),
+    path("sessions/<int:pk>/live/", live.live_detail, name="session-live"),
+    path("sessions/<int:pk>/live/cancel/", live.live_cancel, name="session-live-cancel"),
+    path("sessions/<int:pk>/live/seats/<int:seat>/", live.live_seat, name="session-live-seat"),
+    path(
+        "sessions/<int:pk>/live/seats/<int:seat>/submit/",
+        live.live_submit,
+        name="session-live-submit",
+    ),
+    path(
+        "sessions/<int:pk>/live/seats/<int:seat>/withdraw/",
+        live.live_withdraw,
+        name="session-live-withdraw",
+    ),
+    path(
+        "sessions/<int:pk>/live/seats/<int:seat>/take-over/",
+        live.live_take_over,
+        name="session-live-take-over",
+    ),
     path("imports/<int:pk>/", reports.import_detail, name="import-detail"),
     path("sessions/<int:pk>/sheets/", documents.session_sheets, name="session-sheets"),
     path("sessions/<int:pk>/ledgers/", documents.session_ledgers, name="session-ledgers"),

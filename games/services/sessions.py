@@ -25,6 +25,7 @@ from games.live_push import announce
 from games.models import Deal, Group, Player, RuleSet, Session, SessionEvent, SessionSeat
 from games.permissions import require_member, require_owner
 from games.reports.ledger import balances
+from games.services.live_close import cancel_open_live
 from games.services.names import clean as clean_name
 from games.services.seat_links import make_links
 
@@ -220,6 +221,7 @@ def _close(session: Session, by: User | None) -> None:
     session.closed_at = timezone.now()
     session.save(update_fields=["status", "closed_by", "closed_at"])
     SessionEvent.objects.create(session=session, action=SessionEvent.Action.CLOSE, by=by)
+    cancel_open_live(session)
     announce(session.pk)
 
 

@@ -25,11 +25,14 @@ from games.models import (
     Group,
     ImportJob,
     LedgerEntry,
+    LiveDeal,
+    LiveEntry,
     Membership,
     PairStake,
     Payment,
     Player,
     RuleSet,
+    SeatLink,
     Session,
     SessionEvent,
 )
@@ -52,6 +55,9 @@ MODELS = (
     LedgerEntry,
     Document,
     ImportJob,
+    LiveDeal,
+    LiveEntry,
+    SeatLink,
 )
 
 
@@ -110,6 +116,9 @@ def ids_for(name: str, keywords: frozenset[str], night: dict[str, Any]) -> dict[
     ids["session_pk"] = night["session"].pk
     ids["number"] = night["deal"].number
     ids["version"] = night["rules"].version
+    # The live table: a seat of the session, and its first seat link.
+    ids["seat"] = 1
+    ids["link_pk"] = night["session"].seat_links.order_by("pk").first().pk
     if kind == "payment" and "payment_pk" in keywords:
         # groups/{pk}/payments/{payment_pk}/...: the group's pk, then the payment's
         ids["payment_pk"] = night["payment"].pk

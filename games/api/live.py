@@ -1,0 +1,216 @@
+"""The live table through the API: seat links, and the deal in progress entered seat by
+seat (``games.services.live``); every answer about the deal is its STATE
+(``games.reports.live_state``) for whoever asked.
+
+A caller is a member (token or session cookie, as elsewhere; another group's user gets
+404) or a seat link's holder (``X-Seat-Token``; a link of another session is refused).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Model
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.api.authentication import DeviceTokenAuthentication
+from games.api.reports import user_session
+from games.api.seat_auth import MemberOrSeat, SeatTokenAuthentication
+from games.errors import error_body
+from games.models import Player, SeatLink, Session
+from games.reports.live_state import live_state
+from games.services import live, seat_links
+from games.services.live import Actor, LiveConflict
+from games.services.seat_links import Seat
+
+LIVE_AUTH = (SeatTokenAuthentication, DeviceTokenAuthentication, SessionAuthentication)
+
+
+class EntryBody(serializers.Serializer[Any]):
+    entry = serializers.JSONField(
+        allow_null=True, help_text="the seat's hand: a player object of the deal format"
+    )
+
+
+def _live_view(methods: list[str]) -> Any:
+    """``api_view`` for the live table: members or seat holders."""
+
+    def wrap(view: Any) -> Any:
+        view = permission_classes([MemberOrSeat])(view)
+        view = authentication_classes(list(LIVE_AUTH))(view)
+        return api_view(methods)(view)
+
+    return wrap
+
+
+def _seat_of(request: Request) -> Seat | None:
+    return request.auth if isinstance(request.auth, Seat) else None
+
+
+def _session(request: Request, pk: int) -> tuple[Session, Actor]:
+    """The session and who asks: 404 for another group's user; a seat link of another
+    session is refused."""
+    seat = _seat_of(request)
+    if seat is not None:
+        if seat.session.pk != pk:
+            raise PermissionDenied("this seat link is for another session")
+        return seat.session, Actor(seat=seat)
+    session = user_session(request, pk)
+    user = request.user
+    assert isinstance(user, User)
+    return session, Actor(user=user)
+
+
+def _member(actor: Actor) -> User:
+    if actor.user is None:
+        raise PermissionDenied("only a member of the group may do this")
+    return actor.user
+
+
+def _viewer(session: Session, actor: Actor) -> int | None:
+    if actor.seat is not None:
+        return actor.seat.player_id
+    found = Player.objects.filter(group_id=session.group_id, user=actor.user).first()
+    return found.pk if found is not None else None
+
+
+def _state(session: Session, actor: Actor, code: int = status.HTTP_200_OK) -> Response:
+    return Response(live_state(session, _viewer(session, actor)), status=code)
+
+
+def _conflict(refused: LiveConflict) -> Response:
+    body = {**error_body(refused.message, refused.field), "detail": refused.message}
+    return Response({**body, "code": refused.code}, status=status.HTTP_409_CONFLICT)
+
+
+def _link_body(request: Request, link: SeatLink, seats: dict[int, tuple[int, str]]) -> Any:
+    token = seat_links.token_for(link)
+    seat, name = seats.get(link.player_id, (None, ""))
+    return {
+        "id": link.pk,
+        "seat": seat,
+        "player": name,
+        "url": request.build_absolute_uri(reverse("web:seat", args=[token])),
+        "token": token,
+        "revoked": link.revoked_at is not None,
+    }
+
+
+def _seats(session: Session) -> dict[int, tuple[int, str]]:
+    rows = session.seats.values_list("player_id", "seat", "name")
+    return {player: (seat, name) for player, seat, name in rows}
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT, operation_id="v1_sessions_seat_links_list")
+@_live_view(["GET"])
+def seat_link_list(request: Request, pk: int) -> Response:
+    """Members: each seat's working link (``url``, ``token``), in seat order."""
+    session, actor = _session(request, pk)
+    _member(actor)
+    seats = _seats(session)
+    return Response([_link_body(request, link, seats) for link in seat_links.make_links(session)])
+
+
+@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@_live_view(["POST"])
+def seat_link_revoke(request: Request, pk: int, link_pk: int) -> Response:
+    """Owners: the link stops working; the answer is the seat's new link."""
+    session, actor = _session(request, pk)
+    user = _member(actor)
+    link = get_object_or_404(
+        SeatLink.objects.select_related("session__group"), pk=link_pk, session=session
+    )
+    new = seat_links.revoke_link(link, by=user)
+    return Response(_link_body(request, new, _seats(session)))
+
+
+@extend_schema(methods=["GET"], responses=OpenApiTypes.OBJECT, operation_id="v1_sessions_live_read")
+@extend_schema(
+    methods=["POST"],
+    request=None,
+    responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
+    operation_id="v1_sessions_live_open",
+)
+@_live_view(["GET", "POST"])
+def live_detail(request: Request, pk: int) -> Response:
+    """GET: STATE. POST: open a deal in progress (201), or the open one's STATE (200)."""
+    session, actor = _session(request, pk)
+    if request.method == "POST":
+        try:
+            _opened, created = live.open_live(session, actor)
+        except LiveConflict as refused:
+            return _conflict(refused)
+        return _state(session, actor, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+    return _state(session, actor)
+
+
+def _write(request: Request, pk: int, action: Any, *args: Any, entry: bool = False) -> Response:
+    """Run a write once the session is found (the body is read after: another group's
+    user gets 404 whatever they send)."""
+    session, actor = _session(request, pk)
+    if entry:
+        args = (*args, _entry(request))
+    try:
+        action(session, *args, actor)
+    except LiveConflict as refused:
+        return _conflict(refused)
+    return _state(session, actor)
+
+
+def _entry(request: Request) -> Any:
+    serializer = EntryBody(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data["entry"]
+
+
+@extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT)
+@_live_view(["PUT"])
+def live_seat(request: Request, pk: int, seat: int) -> Response:
+    """Save the seat's draft (a seat holder: their own seat; a member: any seat)."""
+    return _write(request, pk, live.save_draft, seat, entry=True)
+
+
+@extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT)
+@_live_view(["POST"])
+def live_submit(request: Request, pk: int, seat: int) -> Response:
+    """Submit the seat's hand; the last seat's submit records the deal (STATE.live.deal)."""
+    return _write(request, pk, live.submit, seat, entry=True)
+
+
+@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@_live_view(["POST"])
+def live_withdraw(request: Request, pk: int, seat: int) -> Response:
+    """Take the seat's submitted hand back to a draft."""
+    return _write(request, pk, live.withdraw, seat)
+
+
+def _as_member(action: Any) -> Any:
+    def run(session: Session, *args: Any) -> Model:
+        *rest, actor = args
+        return action(session, *rest, _member(actor))
+
+    return run
+
+
+@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@_live_view(["POST"])
+def live_take_over(request: Request, pk: int, seat: int) -> Response:
+    """Members: take the seat over (its link may no longer write this deal)."""
+    return _write(request, pk, _as_member(live.take_over), seat)
+
+
+@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@_live_view(["POST"])
+def live_cancel(request: Request, pk: int) -> Response:
+    """Members: cancel the deal in progress."""
+    return _write(request, pk, _as_member(live.cancel))

@@ -1,0 +1,43 @@
+"""``X-Seat-Token``: the live table's requests from a seat link's holder (no account).
+
+A module of its own, importing no DRF view (as ``games.api.authentication``). The request's
+``user`` stays anonymous and ``request.auth`` is the ``Seat`` the link speaks for; each
+live view checks that it is a seat of the session it is about.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+from games.services.seat_links import Seat, SeatLinkRefused, open_seat
+
+HEADER = "HTTP_X_SEAT_TOKEN"
+
+
+class SeatTokenAuthentication(BaseAuthentication):
+    """The seat of a valid ``X-Seat-Token``; a token sent but not valid is refused (403)
+    rather than read as no token, so a revoked phone learns why."""
+
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, Seat] | None:
+        token = request.META.get(HEADER)
+        if not token:
+            return None
+        try:
+            return AnonymousUser(), open_seat(token)
+        except SeatLinkRefused as refused:
+            raise exceptions.PermissionDenied(refused.message) from None
+
+
+class MemberOrSeat(BasePermission):
+    """A signed-in user (the view then checks membership) or a seat link's holder."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated) or isinstance(
+            request.auth, Seat
+        )

@@ -1,0 +1,90 @@
+"""STATE: what a phone at the live table shows, for one viewer (``games.api.live``).
+
+Everyone sees who is done; only the viewer's own seat (a seat link's, or a member's own
+player's) comes with its entry. Conflicts are read from the entries as they stand, drafts
+included, so both seats that typed the same card see it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from games.live_cards import shared_cards
+from games.models import Deal, LiveDeal, LiveEntry, Session
+
+
+def live_state(session: Session, viewer_player: int | None) -> dict[str, Any]:
+    """STATE of ``session`` for the viewer seated as player ``viewer_player`` (or none)."""
+    active = session.deals.filter(status=Deal.Status.ACTIVE)
+    last = active.order_by("-number").values_list("number", flat=True).first()
+    fresh = Session.objects.filter(pk=session.pk).values_list("status", flat=True).first()
+    head = {"id": session.pk, "status": fresh or session.status, "deals": active.count()}
+    live = LiveDeal.objects.filter(session=session).select_related("deal").order_by("-pk").first()
+    return {"session": {**head, "last_deal": last}, "live": _live(session, live, viewer_player)}
+
+
+def _live(session: Session, live: LiveDeal | None, viewer: int | None) -> dict[str, Any] | None:
+    if live is None:
+        return None
+    entries = {e.player_id: e for e in LiveEntry.objects.filter(live_deal=live)}
+    seat_of = dict(session.seats.values_list("player_id", "seat"))
+    names = session.seat_names()
+    shared = shared_cards({seat_of[p]: e.entry for p, e in entries.items() if p in seat_of})
+    seats = []
+    for player_id, name in names.items():
+        entry = entries.get(player_id)
+        seat = seat_of[player_id]
+        seats.append(
+            {
+                "seat": seat,
+                "player": name,
+                "state": _state(entry),
+                "by": entry.by if entry is not None and entry.entry is not None else None,
+                "conflict": bool(shared.get(seat)),
+            }
+        )
+    you = None
+    if viewer is not None and viewer in names:
+        entry = entries.get(viewer)
+        seat = seat_of[viewer]
+        name_at = {s: names[p] for p, s in seat_of.items()}
+        you = {
+            "seat": seat,
+            "player": names[viewer],
+            "entry": entry.entry if entry is not None else None,
+            "submitted": entry is not None and entry.submitted_at is not None,
+            "taken_over": entry is not None and entry.taken_over,
+            "conflicts": [
+                {"card": card, "seat": other, "player": name_at[other]}
+                for card, other in shared.get(seat, [])
+            ],
+        }
+    return {
+        "id": live.pk,
+        "status": live.status,
+        "version": live.version,
+        "message": live.message or None,
+        "seats": seats,
+        "you": you,
+        "deal": _deal(session, live.deal),
+    }
+
+
+def _state(entry: LiveEntry | None) -> str:
+    if entry is None or (entry.entry is None and entry.submitted_at is None):
+        return "waiting"
+    return "submitted" if entry.submitted_at is not None else "entering"
+
+
+def _deal(session: Session, deal: Deal | None) -> dict[str, Any] | None:
+    if deal is None:
+        return None
+    players = deal.result.get("players", [])
+    return {
+        "number": deal.number,
+        "units": {p["name"]: str(p.get("units", "0")) for p in players},
+        "money": {p["name"]: str(p["money"]) for p in players if p.get("money") is not None},
+        "url": reverse("web:session", args=[session.pk]) + f"#deal-{deal.number}",
+    }

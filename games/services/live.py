@@ -1,0 +1,283 @@
+"""The live table: a deal entered seat by seat, each from its own phone, and recorded once.
+
+Who writes is an ``Actor``: a member (a user of the session's group) or the holder of a
+seat link (``games.services.seat_links``, no account). A seat holder writes only its own
+seat, and not once the host took it over; a member writes any seat ("host"), or their
+own seat as its player.
+
+Every write locks the session row and then the deal in progress, in that order (closing
+a session does the same, ``live_close``), so the writes of one deal queue: the check that
+a card is in no other seat's entry and the check that every seat has now submitted read
+what the previous write committed, and the deal is recorded by exactly one submit, in
+its transaction, with the idempotency key ``live-<id>`` as a backstop. A refused submit
+still keeps the entry as the seat's draft, so the other seat sees the conflict too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import ScoreError
+from games.errors import ServiceError
+from games.live_cards import CARD_FIELDS, shared_cards
+from games.live_push import announce
+from games.models import LiveDeal, LiveEntry, Membership, Session
+from games.permissions import NotAllowed, require_member
+from games.services.deals import record_or_replay
+from games.services.seat_links import Seat
+
+ENTRY_KEYS = frozenset(
+    {*CARD_FIELDS, "surrender", "natural", "fouled", "sat_out", "in_fantasyland", "cards_left"}
+)
+ENTRY_SIZE = 2000  # characters of JSON: 13 cards in any notation fit many times over
+
+
+class LiveConflict(ServiceError):
+    """A write the deal in progress refuses as it stands (HTTP 409); ``code`` says which."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message, "entry" if code == "card_conflict" else None)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who writes: a member's ``user``, or a seat link's ``seat`` (then no user)."""
+
+    user: User | None = None
+    seat: Seat | None = None
+
+
+def _locked(session: Session, *, need_open_deal: bool = True) -> tuple[Session, LiveDeal | None]:
+    locked = Session.objects.select_for_update().select_related("group").get(pk=session.pk)
+    live = LiveDeal.objects.select_for_update().filter(session=locked, status="open").first()
+    if not locked.is_open:
+        raise LiveConflict(_("the session is closed: no more deals"), "session_closed")
+    if need_open_deal and live is None:
+        raise LiveConflict(_("there is no deal in progress"), "no_deal")
+    return locked, live
+
+
+def _check_actor(session: Session, actor: Actor) -> None:
+    if actor.seat is not None:
+        if actor.seat.session.pk != session.pk:
+            raise NotAllowed("this seat link is for another session")
+        return
+    require_member(actor.user, session.group)
+
+
+def open_live(session: Session, actor: Actor) -> tuple[LiveDeal, bool]:
+    """The session's deal in progress, opened now unless one is open (created: False)."""
+    _check_actor(session, actor)
+    with transaction.atomic():
+        locked, live = _locked(session, need_open_deal=False)
+        if live is not None:
+            return live, False
+        try:
+            with transaction.atomic():
+                live = LiveDeal.objects.create(session=locked, opened_by=actor.user)
+        except IntegrityError:  # opened meanwhile (a database without row locks)
+            return LiveDeal.objects.get(session=locked, status="open"), False
+        seats = locked.seats.order_by("seat").values_list("player_id", flat=True)
+        LiveEntry.objects.bulk_create(LiveEntry(live_deal=live, player_id=p) for p in seats)
+        announce(locked.pk, "live")
+    return live, True
+
+
+def _seat_entry(locked: Session, live: LiveDeal, seat: int, actor: Actor) -> tuple[LiveEntry, str]:
+    """The seat's entry, locked, once ``actor`` may write it; with the name of the seat."""
+    row = locked.seats.filter(seat=seat).values_list("player_id", "name").first()
+    if row is None:
+        raise ServiceError(
+            _("seat %(seat)s: no such seat at this session") % {"seat": seat}, "seat"
+        )
+    player_id, name = row
+    if actor.seat is not None and actor.seat.seat != seat:
+        raise NotAllowed(_("this seat link is for %(name)s's seat") % {"name": actor.seat.name})
+    entry = (
+        LiveEntry.objects.select_for_update().filter(live_deal=live, player_id=player_id).first()
+    )
+    if entry is None:
+        entry = LiveEntry.objects.create(live_deal=live, player_id=player_id)
+    if actor.seat is not None and entry.taken_over:
+        raise LiveConflict(_("the host took over %(name)s's seat") % {"name": name}, "taken_over")
+    return entry, name
+
+
+def _by(locked: Session, entry: LiveEntry, actor: Actor) -> str:
+    if actor.seat is not None:
+        return LiveEntry.By.PHONE
+    own = actor.user is not None and entry.player.user_id == actor.user.pk
+    return LiveEntry.By.PHONE if own and not entry.taken_over else LiveEntry.By.HOST
+
+
+def checked_entry(entry: object, *, complete: bool) -> dict[str, Any] | None:
+    """An entry as it is stored: an object of the deal format's player keys without
+    ``name``; ScoreError (HTTP 400) otherwise. ``complete``: it is being submitted."""
+    if entry is None and not complete:
+        return None
+    if not isinstance(entry, Mapping):
+        raise ScoreError(_("entry: an object with the rows or the cards is required"), "entry")
+    unknown = sorted(set(entry) - ENTRY_KEYS)
+    if unknown:
+        raise ScoreError(
+            _("entry: unknown keys %(keys)s") % {"keys": ", ".join(map(str, unknown))}, "entry"
+        )
+    if len(repr(entry)) > ENTRY_SIZE:
+        raise ScoreError(_("entry: too long"), "entry")
+    if complete and not entry:
+        raise ScoreError(_("entry: an empty hand cannot be submitted"), "entry")
+    return dict(entry)
+
+
+def _bump(live: LiveDeal, message: str = "") -> None:
+    live.version += 1
+    live.message = message
+    live.save(update_fields=["version", "message"])
+    announce(live.session_id, "live")
+
+
+def save_draft(session: Session, seat: int, entry: object, actor: Actor) -> LiveDeal:
+    """Keep a seat's entry as typed so far (an unsubmitted one; a submitted one must be
+    withdrawn first)."""
+    _check_actor(session, actor)
+    stored = checked_entry(entry, complete=False)
+    with transaction.atomic():
+        locked, live = _locked(session)
+        assert live is not None
+        row, name = _seat_entry(locked, live, seat, actor)
+        if row.submitted_at is not None:
+            raise _already(name)
+        row.entry, row.by = stored, _by(locked, row, actor)
+        row.save(update_fields=["entry", "by", "updated_at"])
+        _bump(live)
+    return live
+
+
+def _already(name: str) -> LiveConflict:
+    return LiveConflict(
+        _("%(name)s has already submitted this hand") % {"name": name}, "already_submitted"
+    )
+
+
+def submit(session: Session, seat: int, entry: object, actor: Actor) -> LiveDeal:
+    """Submit a seat's entry; the last one records the deal (``live.deal``)."""
+    _check_actor(session, actor)
+    stored = checked_entry(entry, complete=True)
+    refusal: ServiceError | ScoreError | None = None
+    with transaction.atomic():
+        locked, live = _locked(session)
+        assert live is not None
+        row, name = _seat_entry(locked, live, seat, actor)
+        if row.submitted_at is not None:
+            raise _already(name)
+        row.entry, row.by = stored, _by(locked, row, actor)
+        rows = {e.player_id: e for e in live.entries.select_for_update().order_by("pk")}
+        rows[row.player_id] = row
+        seats = dict(locked.seats.values_list("player_id", "seat"))
+        names = locked.seat_names()
+        shared = shared_cards({seats[p]: e.entry for p, e in rows.items()})[seat]
+        if shared:
+            card, other = shared[0]
+            other_name = next(names[p] for p, s in seats.items() if s == other)
+            refusal = LiveConflict(
+                _("%(card)s is also in %(name)s's hand") % {"card": card, "name": other_name},
+                "card_conflict",
+            )
+        else:
+            row.submitted_at = timezone.now()
+        row.save(update_fields=["entry", "by", "submitted_at", "updated_at"])
+        message = ""
+        if refusal is None and all(e.submitted_at is not None for e in rows.values()):
+            refusal = _record(locked, live, rows, names)
+            if refusal is not None:
+                row.submitted_at = None  # the seat fixes its entry and submits again
+                row.save(update_fields=["submitted_at"])
+                message = refusal.message
+        if live.is_open:
+            _bump(live, message)
+    if refusal is not None:
+        raise refusal
+    return live
+
+
+def _record(
+    locked: Session, live: LiveDeal, rows: dict[int, LiveEntry], names: dict[int, str]
+) -> ScoreError | None:
+    """Record the deal of a deal in progress whose seats have all submitted; the engine's
+    refusal, with nothing recorded, when it refuses the entries."""
+    players = [{**(rows[p].entry or {}), "name": name} for p, name in names.items() if p in rows]
+    try:
+        with transaction.atomic():
+            deal = record_or_replay(
+                locked, players, by=_recorder(locked, live), idempotency_key=f"live-{live.pk}"
+            ).deal
+    except ScoreError as refused:
+        return refused
+    live.status, live.deal, live.message = LiveDeal.Status.RECORDED, deal, ""
+    live.version += 1
+    # (A target score reached by this deal closes the session, which cancels the open deal
+    # in progress: this one, which is recorded instead.)
+    live.save(update_fields=["status", "deal", "message", "version"])
+    announce(locked.pk, "live")
+    return None
+
+
+def _recorder(session: Session, live: LiveDeal) -> User:
+    """Who the recorded deal is by: whoever opened the deal in progress while still a
+    member, else the group's first owner (a seat link has no account)."""
+    group = session.group
+    opener = live.opened_by
+    if opener is not None and Membership.objects.filter(group=group, user=opener).exists():
+        return opener
+    owner = group.memberships.filter(role=Membership.Role.OWNER).order_by("pk").first()
+    if owner is None:
+        raise ServiceError(_("the group has no owner to record the deal"))
+    return owner.user
+
+
+def withdraw(session: Session, seat: int, actor: Actor) -> LiveDeal:
+    """Take a submitted entry back to a draft (to fix a conflict); a draft stays one."""
+    _check_actor(session, actor)
+    with transaction.atomic():
+        locked, live = _locked(session)
+        assert live is not None
+        row, _name = _seat_entry(locked, live, seat, actor)
+        row.submitted_at = None
+        row.save(update_fields=["submitted_at", "updated_at"])
+        _bump(live)
+    return live
+
+
+def take_over(session: Session, seat: int, by: User) -> LiveDeal:
+    """A member takes a seat that went quiet: its link may no longer write this deal."""
+    require_member(by, session.group)
+    with transaction.atomic():
+        locked, live = _locked(session)
+        assert live is not None
+        row, _name = _seat_entry(locked, live, seat, Actor(user=by))
+        row.taken_over, row.by = True, LiveEntry.By.HOST
+        row.save(update_fields=["taken_over", "by", "updated_at"])
+        _bump(live)
+    return live
+
+
+def cancel(session: Session, by: User) -> LiveDeal:
+    """A member cancels the deal in progress: nothing is recorded."""
+    require_member(by, session.group)
+    with transaction.atomic():
+        locked, live = _locked(session)
+        assert live is not None
+        live.status = LiveDeal.Status.CANCELLED
+        live.message = _("the deal in progress was cancelled")
+        live.version += 1
+        live.save(update_fields=["status", "message", "version"])
+        announce(locked.pk, "live")
+    return live
