@@ -40,6 +40,7 @@ from games.reports import ledger
 from games.services.dealers import dealer_name, next_dealer, seat_numbers
 from games.web.common import saved_keys, seat_names, session_for, session_rules
 from games.web.deal_view import pair_lines, showdown
+from games.web.live_config import live_config
 
 DEALS_PER_PAGE = 50
 CHART_POINTS = 60
@@ -245,6 +246,8 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "fantasy": fantasy,
         "game_name": game_name(rules),
         "saved_keys": saved_keys(session),
+        # An open session's scoreboard follows the deals recorded elsewhere (live.js).
+        "live_config": live_config(session, scoreboard=True) if session.is_open else None,
         "saved": _just_saved(session, request.GET.get("saved", ""), names),
     }
     return render(request, "web/session_detail.html", context)

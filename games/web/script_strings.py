@@ -1,4 +1,4 @@
-"""The words the pages' scripts write (deal.js, picker.js, offline.js, jobs.js), translated
+"""The words the pages' scripts write (deal.js, picker.js, offline.js, jobs.js, live.js), translated
 on the server and handed over in a JSON data block (``<script type="application/json"
 id="js-strings">``, which the Content-Security-Policy lets through since it never runs).
 
@@ -56,6 +56,30 @@ SCRIPT_STRINGS: dict[str, Any] = {
         "Queued: the deal is kept on this phone and sent when the connection returns. The "
         "form is ready for the next deal."
     ),
+    # live.js: the live table (a seat's page, the members' page, the scoreboard)
+    "live_connected": _("Live: changes show as they happen."),
+    "live_polling": _("Live updates unavailable: checking every 2 seconds."),
+    "live_offline": _(
+        "Offline: your entry is kept on this phone and sent when the connection returns."
+    ),
+    "live_refused": _("The server refused this."),
+    "live_none": _("No deal in progress."),
+    "live_submitted": _("Your hand is in: waiting for the other seats."),
+    "live_taken_over": _("The host has taken over this seat."),
+    "live_also_in": _("%(card)s is also in %(player)s's hand"),
+    "live_conflict": _("a card clashes with another seat"),
+    "live_by_host": _("typed by the host"),
+    "live_recorded": _("Deal %(number)s recorded"),
+    "live_cancel_confirm": _("Cancel the deal in progress? The hands entered so far are dropped."),
+    "live_revoke_confirm": _(
+        "Revoke this seat link? The phone holding it can no longer enter hands; a new link "
+        "takes its place."
+    ),
+    "live_states": {
+        "waiting": pgettext_lazy("a seat of the live table", "waiting"),
+        "entering": pgettext_lazy("a seat of the live table", "entering"),
+        "submitted": pgettext_lazy("a seat of the live table", "done"),
+    },
     # jobs.js: the PDF buttons
     "download": _("Download"),
     "failed": _("failed: %(error)s"),
