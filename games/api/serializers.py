@@ -29,7 +29,7 @@ from games.models import (
 )
 from games.services import checks
 from games.services.dealers import dealer_name, seat_numbers
-from games.services.deals import REASON_LENGTH
+from games.services.reasons import REASON_LENGTH
 
 # A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
 RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"

@@ -39,13 +39,13 @@ from games.services.deal_write import (
     ledger_amount,
 )
 from games.services.dealers import deal_dealer, dealer_name, dealer_seat, seat_numbers
+from games.services.reasons import checked_reason
 from games.services.reviews import review_after_commit
 from games.services.sessions import close_at_target, fantasyland, lock_open_session
 from games.sitting_out import SAT_OUT, is_sat_out, playing, score_playing
 
 KEY_FIELD = "Idempotency-Key"
 KEY_LENGTH = Deal._meta.get_field("idempotency_key").max_length or 100
-REASON_LENGTH = 200  # what the pages' reason fields take
 
 
 def record_deal(
@@ -179,15 +179,6 @@ def _replayed(existing: Deal, sent: str | None) -> Deal:
         KEY_FIELD,
         existing.number,
     )
-
-
-def checked_reason(reason: str) -> str:
-    """A reason for an edit or a void as stored (ServiceError on ``reason`` otherwise)."""
-    if len(reason) > REASON_LENGTH:
-        raise ServiceError(f"reason: at most {REASON_LENGTH} characters", "reason")
-    if "\x00" in reason:
-        raise ServiceError("reason: no NUL characters", "reason")
-    return reason
 
 
 def _record_at_once(

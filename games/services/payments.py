@@ -26,7 +26,7 @@ from games.errors import PaymentNotPending, PaymentVoid, ServiceError
 from games.models import Group, LedgerEntry, Membership, Payment, PaymentRevision, Player, Session
 from games.permissions import require_member, role_of
 from games.reports.balances import night_transfers
-from games.services.deals import checked_reason
+from games.services.reasons import checked_reason
 
 NOTE_LENGTH = Payment._meta.get_field("note").max_length or 200
 _AMOUNT = Payment._meta.get_field("amount")
