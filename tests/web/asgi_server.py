@@ -88,13 +88,16 @@ def _release_test_database() -> None:
     connection.close()
 
 
+# The one server of the test run (Twisted's reactor cannot start twice in a process).
+_STARTED: list[AsgiServer] = []
+
+
 @pytest.fixture(scope="session")
 def _daphne(django_db_setup: None, django_db_blocker: Any) -> Iterator[list[AsgiServer]]:
     """The server, once per test run; the test database released before it is dropped."""
-    started: list[AsgiServer] = []
-    yield started
-    if started:
-        started[0].close_connections()
+    yield _STARTED
+    if _STARTED:
+        _STARTED[0].close_connections()
         with django_db_blocker.unblock():
             _release_test_database()
 

@@ -14,6 +14,7 @@ from django.test import Client
 
 from tests.api import conftest as api_fixtures
 from tests.conftest import skip_or_fail
+from tests.web.asgi_server import _daphne, asgi_server  # noqa: F401  (fixtures, used by name)
 from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, watch_csp
 
 PASSWORD = "a long table password"

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Session
-from tests.web.asgi_server import AsgiServer, _daphne, asgi_server
+from tests.web.asgi_server import AsgiServer
 from tests.web.conftest import PASSWORD
 from tests.web.test_browser_picker import open_night
 
-__all__ = ["_daphne", "asgi_server", "open_night"]  # fixtures, used by name
+__all__ = ["open_night"]  # fixtures, used by name
 
 # How a WebSocket to ``url`` ends up: "open", or the code it closed with.
 SOCKET = """(url) => new Promise((done) => {

@@ -19,11 +19,11 @@ from playwright.sync_api import expect
 from games.models import Deal, Session
 from games.services import seat_links
 from tests.services.hands import HANDS
-from tests.web.asgi_server import AsgiServer, _daphne, asgi_server
+from tests.web.asgi_server import AsgiServer
 from tests.web.browser import PHONE, watch_csp
 from tests.web.test_browser_picker import open_night
 
-__all__ = ["_daphne", "asgi_server", "open_night"]  # fixtures, used by name
+__all__ = ["open_night"]  # fixtures, used by name
 
 SEATS = ("Ann", "Bob", "Cy", "Di")
 HOLDING = dict(zip(SEATS, "ABCD", strict=True))
