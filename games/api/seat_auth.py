@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
@@ -41,3 +42,13 @@ class MemberOrSeat(BasePermission):
         return bool(request.user and request.user.is_authenticated) or isinstance(
             request.auth, Seat
         )
+
+
+class SeatTokenScheme(OpenApiAuthenticationExtension):
+    """Describes ``X-Seat-Token`` in the OpenAPI schema (registered by being defined)."""
+
+    target_class = "games.api.seat_auth.SeatTokenAuthentication"
+    name = "seatToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {"type": "apiKey", "in": "header", "name": "X-Seat-Token"}
