@@ -126,7 +126,8 @@
   }
 
   function sendDraft() {
-    if (!state || !state.live || state.live.status !== "open" || !state.you || state.you.submitted) return;
+    var you = state && state.live && state.live.you;
+    if (!you || state.live.status !== "open" || you.submitted || you.taken_over) return;
     var entry = readEntry();
     api("PUT", "seats/" + config.seat + "/", { entry: entry }).then(function (answer) {
       if (answer.ok) { unsent = !same(entry, readEntry()); show(answer.body); }
