@@ -111,7 +111,10 @@ def _seats(session: Session) -> dict[int, tuple[int, str]]:
     return {player: (seat, name) for player, seat, name in rows}
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT, operation_id="v1_sessions_seat_links_list")
+@extend_schema(
+    responses={200: {"type": "array", "items": {"type": "object"}}},
+    operation_id="v1_sessions_seat_links_list",
+)
 @_live_view(["GET"])
 def seat_link_list(request: Request, pk: int) -> Response:
     """Members: each seat's working link (``url``, ``token``), in seat order."""
