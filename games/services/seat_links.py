@@ -90,7 +90,12 @@ def revoke_link(link: SeatLink, by: User) -> SeatLink:
             locked.save(update_fields=["revoked_at"])
             return _new_link(session, locked.player_id)
     current = _active(session).filter(player_id=locked.player_id).first()
-    return current if current is not None else make_links(session)[0]
+    if current is not None:
+        return current
+    fresh = [link for link in make_links(session) if link.player_id == locked.player_id]
+    if not fresh:
+        raise ServiceError(_("this player no longer has a seat at the session"))
+    return fresh[0]
 
 
 def open_seat(token: str, session_id: int | None = None) -> Seat:

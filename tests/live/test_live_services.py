@@ -236,3 +236,16 @@ def test_an_altered_token_is_refused(session: Session) -> None:
             seat_links.open_seat(bad)
     with pytest.raises(seat_links.SeatLinkRefused, match="not valid"):
         seat_links.open_seat(token, session.pk + 1)
+
+
+def test_revoking_a_revoked_link_answers_that_seats_working_link(
+    session: Session, ann_user: User
+) -> None:
+    old = seat_links.make_links(session)[1]  # Bob's seat, not the first
+    new = seat_links.revoke_link(old, by=ann_user)
+
+    assert seat_links.revoke_link(old, by=ann_user) == new
+    SeatLink.objects.filter(pk=new.pk).update(revoked_at=new.created_at)  # none working now
+    again = seat_links.revoke_link(old, by=ann_user)
+    assert again.player_id == old.player_id and again.revoked_at is None
+    assert again.pk not in (old.pk, new.pk)
