@@ -240,7 +240,8 @@
     $("live-entry").hidden = !open || !you || you.submitted || you.taken_over;
     $("live-done").hidden = !open || !you || !you.submitted;
     if (open && you && you.submitted) $("live-done-text").textContent = t("live_submitted");
-    $("live-withdraw").hidden = !you || !you.submitted || !you.conflicts || !you.conflicts.length;
+    // A submitted hand can be taken back until the last seat's submit records the deal.
+    $("live-withdraw").hidden = !open || !you || !you.submitted;
     var conflicts = $("live-conflicts");
     var list = (you && you.conflicts) || [];
     conflicts.replaceChildren.apply(conflicts, list.map(function (c) {
