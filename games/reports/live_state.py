@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from games.live_cards import shared_cards
 from games.models import Deal, LiveDeal, LiveEntry, Session
+from games.reports.ledger import balances
 
 
 def live_state(session: Session, viewer_player: int | None) -> dict[str, Any]:
@@ -82,9 +83,13 @@ def _deal(session: Session, deal: Deal | None) -> dict[str, Any] | None:
     if deal is None:
         return None
     players = deal.result.get("players", [])
+    # The scoreboard as it stands: a seat link's holder may have no account to open it.
+    totals = balances(session)
     return {
         "number": deal.number,
         "units": {p["name"]: str(p.get("units", "0")) for p in players},
         "money": {p["name"]: str(p["money"]) for p in players if p.get("money") is not None},
+        "totals": {name: str(amounts.units) for name, amounts in totals.items()},
+        "total_money": {name: str(amounts.money) for name, amounts in totals.items()},
         "url": reverse("web:session", args=[session.pk]) + f"#deal-{deal.number}",
     }

@@ -49,9 +49,12 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
         seat = seat_links.open_seat(token)
     except seat_links.SeatLinkRefused as refused:
         raise Http404(refused.message) from None
+    user = request.user
+    member = user.is_authenticated and seat.session.group.memberships.filter(user=user).exists()
     context = {
         "seat": seat,
         "session": seat.session,
+        "member": member,
         "config": live_config(seat.session, token=token, seat=seat.seat),
         **_entry_context(seat.session),
     }

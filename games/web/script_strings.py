@@ -70,6 +70,8 @@ SCRIPT_STRINGS: dict[str, Any] = {
     "live_conflict": _("a card clashes with another seat"),
     "live_by_host": _("typed by the host"),
     "live_recorded": _("Deal %(number)s recorded"),
+    "live_this_deal": _("This deal"),
+    "live_totals": _("Totals so far"),
     "live_cancel_confirm": _("Cancel the deal in progress? The hands entered so far are dropped."),
     "live_revoke_confirm": _(
         "Revoke this seat link? The phone holding it can no longer enter hands; a new link "

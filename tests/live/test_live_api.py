@@ -181,3 +181,17 @@ def test_withdraw_and_cancel(session: Session, ann_user: User) -> None:
     assert back.json()["live"]["you"]["submitted"] is False
     assert cancelled.json()["live"]["status"] == "cancelled"
     assert (none_left.status_code, none_left.json()["code"]) == (409, "no_deal")
+
+
+def test_the_result_carries_the_totals_so_far(session: Session, ann_user: User) -> None:
+    """A seat link's holder has no account to open the scoreboard: STATE brings the totals."""
+    for _ in range(2):
+        phone(session, 1).post(url(session))
+        for seat in (1, 2, 3, 4):
+            state = submit(phone(session, seat), session, seat, hand(seat)).json()
+
+    deal = state["live"]["deal"]
+    assert deal["number"] == 2
+    assert deal["units"] == {"Ann": "-8", "Bob": "4", "Cy": "3", "Di": "1"}
+    assert deal["totals"] == {"Ann": "-16", "Bob": "8", "Cy": "6", "Di": "2"}
+    assert sum(map(int, deal["totals"].values())) == 0

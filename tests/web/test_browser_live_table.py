@@ -124,7 +124,9 @@ def test_four_phones_enter_their_own_hands(
     # Within a second of the last submit's answer, every phone shows the result.
     for page in pages:
         expect(page.locator("#live-result")).to_be_visible(timeout=1_000)
-        expect(page.locator("#live-result-units td")).to_have_text(["-8", "4", "3", "1"])
+        rows = page.locator("#live-result-rows tr")
+        expect(rows.nth(0).locator("td")).to_have_text(["-8", "+4", "+3", "+1"])
+        expect(rows.nth(1).locator("td")).to_have_text(["-8", "+4", "+3", "+1"])  # the totals
     assert Deal.objects.filter(session=open_night).count() == 1
     assert recorded_units(open_night) == UNITS
 

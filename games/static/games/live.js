@@ -213,6 +213,12 @@
     return li;
   }
 
+  function signed(value) {
+    var text = String(value);
+    return text.charAt(0) === "-" || /^0(\.0*)?$/.test(text) ? text : "+" + text;
+  }
+
+  // The recorded deal's units and the totals so far, a column per player.
   function showResult(live) {
     var box = $("live-result");
     if (!box) return;
@@ -221,16 +227,28 @@
     if (!deal) return;
     $("live-result-h").textContent = t("live_recorded", { number: deal.number });
     var names = $("live-result-names");
-    var units = $("live-result-units");
-    names.replaceChildren();
-    units.replaceChildren();
-    Object.keys(deal.units).forEach(function (name) {
+    var rows = $("live-result-rows");
+    names.replaceChildren(el("td"));
+    rows.replaceChildren();
+    var players = Object.keys(deal.units);
+    players.forEach(function (name) {
       var th = el("th", "num", name);
       th.scope = "col";
       names.appendChild(th);
-      units.appendChild(el("td", "num", deal.units[name]));
     });
-    if (deal.url) $("live-result-link").href = deal.url;
+    [["live_this_deal", deal.units], ["live_totals", deal.totals || {}]].forEach(function (line) {
+      var tr = el("tr");
+      var th = el("th", "", t(line[0]));
+      th.scope = "row";
+      tr.appendChild(th);
+      players.forEach(function (name) {
+        var value = line[1][name];
+        tr.appendChild(el("td", "num", value === undefined ? "" : signed(value)));
+      });
+      rows.appendChild(tr);
+    });
+    var link = $("live-result-link");
+    if (link && deal.url) link.href = deal.url;
   }
 
   function showSeatPage(live) {
@@ -262,7 +280,9 @@
     state = next;
     var live = next.live;
     var message = $("live-message");
-    if (message) message.textContent = live && live.message ? live.message : (live && live.status === "open" ? "" : t("live_none"));
+    // (A seat's page says "no deal in progress" beside its button to start one.)
+    var none = !seatPage && !(live && live.status === "open");
+    if (message) message.textContent = live && live.message ? live.message : (none ? t("live_none") : "");
     var seats = $("live-seats");
     if (seats) {
       var rows = live && live.status === "open" ? live.seats : [];

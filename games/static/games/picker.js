@@ -169,7 +169,8 @@
     if (!full(el)) { activate(el); return; }
     var k = seatOf(el);
     var next = nextOpen(k);
-    if (seatDone(k) && (!next || seatOf(next) !== k)) fold(k, true);
+    // (A form of one seat, the live table's, keeps its rows in view to be checked.)
+    if (seats.length > 1 && seatDone(k) && (!next || seatOf(next) !== k)) fold(k, true);
     activate(next);
     if (!next) {
       var save = form.querySelector(".actions button[name=save]");
