@@ -11,6 +11,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from games.engine.rules import decimal_text
 from games.live_cards import shared_cards
 from games.models import Deal, LiveDeal, LiveEntry, Session
 from games.reports.ledger import balances
@@ -89,7 +90,7 @@ def _deal(session: Session, deal: Deal | None) -> dict[str, Any] | None:
         "number": deal.number,
         "units": {p["name"]: str(p.get("units", "0")) for p in players},
         "money": {p["name"]: str(p["money"]) for p in players if p.get("money") is not None},
-        "totals": {name: str(amounts.units) for name, amounts in totals.items()},
-        "total_money": {name: str(amounts.money) for name, amounts in totals.items()},
+        "totals": {name: decimal_text(amounts.units) for name, amounts in totals.items()},
+        "total_money": {name: decimal_text(amounts.money) for name, amounts in totals.items()},
         "url": reverse("web:session", args=[session.pk]) + f"#deal-{deal.number}",
     }

@@ -194,4 +194,5 @@ def test_the_result_carries_the_totals_so_far(session: Session, ann_user: User) 
     assert deal["number"] == 2
     assert deal["units"] == {"Ann": "-8", "Bob": "4", "Cy": "3", "Di": "1"}
     assert deal["totals"] == {"Ann": "-16", "Bob": "8", "Cy": "6", "Di": "2"}
+    assert deal["total_money"] == {"Ann": "-8", "Bob": "4", "Cy": "3", "Di": "1"}  # 0.5 a unit
     assert sum(map(int, deal["totals"].values())) == 0

@@ -229,3 +229,21 @@ def test_the_scoreboard_follows_a_deal_typed_by_the_host(
     expect(board.locator("#deals")).to_contain_text("1", timeout=3_000)
     expect(board.locator("#scoreboard .totals")).to_contain_text("-8")
     assert recorded_units(open_night) == UNITS
+
+
+def test_pages_served_by_wsgi_open_their_socket_where_live_socket_url_says(
+    phones: Phones, live_server: Any, asgi_server: AsgiServer, open_night: Session, settings: Any
+) -> None:
+    """As ``make serve-prod`` runs it: the page comes from the WSGI server (gunicorn there,
+    pytest-django's live server here), and its socket goes to Daphne on another port."""
+    port = asgi_server.url.rsplit(":", 1)[1]
+    settings.LIVE_SOCKET_URL = f"ws://{{host}}:{port}"
+    ann, bob = (
+        phones.open(url.replace(asgi_server.url, live_server.url))
+        for url in seat_urls(asgi_server, open_night)[:2]
+    )
+    for page in (ann, bob):
+        expect(page.locator("#live-connection")).to_have_text("Live: changes show as they happen.")
+    # Ann starts the deal through the WSGI server; Bob hears it on Daphne's socket.
+    start_deal(ann)
+    expect(bob.locator("#live-entry")).to_be_visible(timeout=1_500)  # before a 2 s poll

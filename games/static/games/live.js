@@ -57,8 +57,11 @@
 
   function connect() {
     if (!window.WebSocket) { startPolling(); return; }
-    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    var url = scheme + location.host + config.ws + (config.token ? "?seat=" + encodeURIComponent(config.token) : "");
+    // <body data-live-socket>: where the sockets are served when not by this page's own
+    // server (LIVE_SOCKET_URL, e.g. Daphne beside gunicorn); empty for this origin.
+    var origin = document.body.getAttribute("data-live-socket");
+    if (!origin) origin = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
+    var url = origin + config.ws + (config.token ? "?seat=" + encodeURIComponent(config.token) : "");
     try { socket = new WebSocket(url); } catch (e) { startPolling(); return; }
     socket.onopen = function () {
       retry = 1000;
