@@ -1,0 +1,478 @@
+"""Live table benchmark (issue 19): many tables of four entering deals at once against one
+ASGI process (prints figures, asserts nothing).
+
+Starts one Daphne process (``scorekeeper.asgi``, production settings: DEBUG off) on a
+throw-away database (SQLite in a temporary file; PostgreSQL when DATABASE_URL names one,
+in a database of its own dropped afterwards), with the Redis channel layer on the local
+Redis (database LIVE_BENCH_REDIS_DB, emptied before and after) when it answers, else the
+in-memory layer, and says which. Deals queue their reviews in Redis too (database
+LIVE_BENCH_BROKER_DB), as in production where a worker takes them; no worker runs here.
+
+LIVE_TABLES tables (50), each a group with a session of four seats. Every seat is a phone
+as ``games/static/games/live.js`` is: a WebSocket ``ws/sessions/<id>/?seat=<token>`` and
+HTTP with ``X-Seat-Token``; on every ``{"type": "changed"}`` it fetches the state
+(``GET sessions/<id>/live/``). The sockets open in batches, with retries.
+
+Each of LIVE_DEALS rounds (5): seat 1 of every table opens a deal in progress, all tables
+at once; once every phone has seen it, the four seats of every table submit their hands
+(a shuffled deck dealt in rows) all at once. For each phone: the time from the moment its
+table's last submit was sent until the phone had been told "changed" and the fetch that
+followed showed the recorded deal. Target (the issue's browser test): within a second.
+Afterwards the database is checked: every table has LIVE_DEALS deals, each recorded once,
+each summing to zero units.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from api import free_port, throwaway_database  # noqa: E402
+from engine import machine_speed, percentile, random_request  # noqa: E402
+
+TABLES = int(os.environ.get("LIVE_TABLES", 50))
+DEALS = int(os.environ.get("LIVE_DEALS", 5))
+BATCH = int(os.environ.get("LIVE_SOCKET_BATCH", 20))
+TIMEOUT = float(os.environ.get("LIVE_TIMEOUT", 30))  # seconds a phone may wait for a result
+LAYER_DB = int(os.environ.get("LIVE_BENCH_REDIS_DB", 12))
+BROKER_DB = int(os.environ.get("LIVE_BENCH_BROKER_DB", 13))
+
+SETUP_SCRIPT = """
+import json
+from django.contrib.auth.models import User
+from games import services
+from games.services import seat_links
+user = User.objects.create_user("live-bench")
+tables = []
+for t in range(TABLES):
+    group = services.create_group(user, f"Table {t}", "EUR", "0.5", "classic-1-6")
+    seats = [services.add_player(group, n, by=user) for n in ("Ann", "Bob", "Cy", "Di")]
+    session = services.start_session(group, seats, user)
+    tokens = [seat_links.token_for(link) for link in seat_links.make_links(session)]
+    tables.append({"session": session.pk, "tokens": tokens})
+print(json.dumps(tables))
+"""
+
+# Per session: deals, distinct numbers, recorded deals in progress, distinct deals they
+# point at, deals whose units do not sum to zero.
+CHECK_SCRIPT = """
+import json
+from decimal import Decimal
+from games.models import Deal, LiveDeal, Session
+out = {}
+for session in Session.objects.all():
+    deals = list(Deal.objects.filter(session=session, status="active"))
+    lives = list(LiveDeal.objects.filter(session=session, status="recorded"))
+    unbalanced = sum(
+        1 for d in deals if sum(Decimal(str(p.get("units", 0))) for p in d.result["players"])
+    )
+    out[session.pk] = [len(deals), len({d.number for d in deals}), len(lives),
+                       len({lv.deal_id for lv in lives}), unbalanced]
+print(json.dumps(out))
+"""
+
+
+class Http:
+    """A phone's HTTP/1.1 client on asyncio: keep-alive connections, one per request in
+    flight (a browser opens more when it needs them)."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port = port
+        self.token = token
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"X-Seat-Token: {self.token}\r\nAccept: application/json\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+        )
+        for attempt in range(2):  # a kept connection the server closed meanwhile: once more
+            fresh = not self.idle
+            reader, writer = (
+                await asyncio.open_connection("127.0.0.1", self.port) if fresh else self.idle.pop()
+            )
+            try:
+                writer.write(head.encode() + data)
+                await writer.drain()
+                status, keep, payload = await _response(reader)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                writer.close()
+                if fresh or attempt:
+                    raise
+                continue
+            if keep:
+                self.idle.append((reader, writer))
+            else:
+                writer.close()
+            return status, json.loads(payload) if payload else None
+        raise ConnectionError("no answer")
+
+    def close(self) -> None:
+        for _reader, writer in self.idle:
+            writer.close()
+
+
+async def _response(reader: asyncio.StreamReader) -> tuple[int, bool, bytes]:
+    status_line = await reader.readuntil(b"\r\n")
+    status = int(status_line.split()[1])
+    headers: dict[str, str] = {}
+    while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        chunks = []
+        while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+            chunks.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+        while await reader.readuntil(b"\r\n") != b"\r\n":
+            pass
+        payload = b"".join(chunks)
+    else:
+        payload = await reader.readexactly(int(headers.get("content-length", 0)))
+    return status, headers.get("connection", "").lower() != "close", payload
+
+
+@dataclass
+class Phone:
+    """One seat's phone: what it last fetched, and when it first showed each result."""
+
+    table: int
+    seat: int
+    session: int
+    http: Http
+    live_id: int | None = None
+    live_status: str | None = None
+    shown: dict[int, float] = field(default_factory=dict)  # live id -> when its deal showed
+    fetches: int = 0
+    failures: list[str] = field(default_factory=list)
+    pokes: list[float] = field(default_factory=list)  # when each "changed" came
+    socket: Any = None
+
+    async def refresh(self) -> None:
+        try:
+            status, state = await self.http.request("GET", f"/sessions/{self.session}/live/")
+        except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+            self.failures.append(f"fetch: {error!r}")
+            return
+        self.fetches += 1
+        live = state.get("live") if status == 200 else None
+        if not live:
+            return
+        self.live_id, self.live_status = live["id"], live["status"]
+        if live.get("deal") and live["id"] not in self.shown:
+            self.shown[live["id"]] = time.perf_counter()
+
+    async def listen(self) -> None:
+        """As live.js: every "changed" is followed by a fetch (each in its own task)."""
+        fetching: set[asyncio.Task[None]] = set()
+        try:
+            async for text in self.socket:
+                message = json.loads(text)
+                if message.get("type") == "changed":
+                    self.pokes.append(time.perf_counter())
+                    task = asyncio.create_task(self.refresh())
+                    fetching.add(task)
+                    task.add_done_callback(fetching.discard)
+        except Exception as error:  # the socket dropped (a phone would poll)
+            self.failures.append(f"socket: {error!r}")
+
+
+async def open_socket(port: int, phone: Phone, token: str) -> int:
+    """Open the phone's socket, retrying with backoff; the attempts it took (0: failed)."""
+    from websockets.asyncio.client import connect
+
+    url = f"ws://127.0.0.1:{port}/ws/sessions/{phone.session}/?seat={token}"
+    delay = 0.2
+    for attempt in range(1, 7):
+        try:
+            phone.socket = await asyncio.wait_for(
+                connect(url, origin=f"http://127.0.0.1:{port}", ping_interval=None),
+                20,  # type: ignore[arg-type]
+            )
+            return attempt
+        except (OSError, TimeoutError, Exception):
+            await asyncio.sleep(delay * (1 + random.random()))
+            delay *= 2
+    return 0
+
+
+async def open_sockets(port: int, phones: list[Phone], tokens: list[str]) -> None:
+    start = time.perf_counter()
+    attempts: list[int] = []
+    for first in range(0, len(phones), BATCH):
+        batch = range(first, min(first + BATCH, len(phones)))
+        attempts += await asyncio.gather(*(open_socket(port, phones[k], tokens[k]) for k in batch))
+    seconds = time.perf_counter() - start
+    opened = sum(1 for a in attempts if a)
+    retried = sum(1 for a in attempts if a > 1)
+    print(
+        f"  sockets: {opened} of {len(phones)} opened in {seconds:.1f} s"
+        f" ({BATCH} at a time; {retried} needed a retry)"
+    )
+
+
+def hands(rng: random.Random) -> list[dict[str, str]]:
+    """A shuffled deck dealt as four hands in rows (some fouled: those are scored too)."""
+    players = random_request(rng)["players"]
+    return [{row: p[row] for row in ("front", "middle", "back")} for p in players]
+
+
+async def wait_for(condition: Any, seconds: float) -> bool:
+    end = time.perf_counter() + seconds
+    while not condition():
+        if time.perf_counter() > end:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
+@dataclass
+class Round:
+    results: list[float] = field(default_factory=list)  # seconds, every phone that saw it
+    missed: int = 0
+    submits: list[float] = field(default_factory=list)
+    refused: list[Any] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)  # the phones never told, and why
+    seconds: float = 0.0
+
+
+async def play_round(tables: list[list[Phone]], rng: random.Random) -> Round:
+    out = Round()
+    start = time.perf_counter()
+    opened = await asyncio.gather(
+        *(table[0].http.request("POST", f"/sessions/{table[0].session}/live/") for table in tables)
+    )
+    live_ids = []
+    for status, state in opened:
+        if status not in (200, 201):
+            out.refused.append((status, state))
+        live_ids.append(state["live"]["id"] if status in (200, 201) else None)
+    # Every phone has seen the deal it is about to enter (its fetch after "changed").
+    await wait_for(
+        lambda: all(
+            p.live_id == live_ids[t] and p.live_status == "open"
+            for t, table in enumerate(tables)
+            for p in table
+        ),
+        TIMEOUT,
+    )
+    last_sent = [0.0] * len(tables)
+
+    async def submit(t: int, phone: Phone, entry: dict[str, str]) -> None:
+        path = f"/sessions/{phone.session}/live/seats/{phone.seat}/submit/"
+        sent = time.perf_counter()
+        last_sent[t] = max(last_sent[t], sent)
+        status, state = await phone.http.request("POST", path, {"entry": entry})
+        out.submits.append(time.perf_counter() - sent)
+        if status != 200:
+            out.refused.append((status, state))
+
+    deals = [hands(rng) for _ in tables]
+    await asyncio.gather(
+        *(
+            submit(t, phone, deals[t][phone.seat - 1])
+            for t, table in enumerate(tables)
+            for phone in table
+        )
+    )
+    phones = [(t, p) for t, table in enumerate(tables) for p in table]
+    await wait_for(lambda: all(live_ids[t] in p.shown for t, p in phones), TIMEOUT)
+    for t, phone in phones:
+        if live_ids[t] in phone.shown:
+            out.results.append(phone.shown[live_ids[t]] - last_sent[t])
+        else:
+            out.missed += 1
+            pokes = sum(1 for at in phone.pokes if at >= last_sent[t])
+            out.lost.append(
+                f"table {t} seat {phone.seat}: {pokes} pokes since its last submit, last seen"
+                f" deal in progress {phone.live_id} ({phone.live_status}), waiting for"
+                f" {live_ids[t]}; {phone.failures[-2:]}"
+            )
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def ms(samples: list[float], share: float) -> str:
+    return f"{percentile(samples, share) * 1e3:.0f} ms" if samples else "-"
+
+
+async def drive(port: int, tables_made: list[dict[str, Any]]) -> list[Round]:
+    tables = [
+        [
+            Phone(t, seat, made["session"], Http(port, token))
+            for seat, token in enumerate(made["tokens"], start=1)
+        ]
+        for t, made in enumerate(tables_made)
+    ]
+    phones = [p for table in tables for p in table]
+    tokens = [token for made in tables_made for token in made["tokens"]]
+    await open_sockets(port, phones, tokens)
+    listening = [asyncio.create_task(p.listen()) for p in phones if p.socket is not None]
+    await asyncio.gather(*(p.refresh() for p in phones))  # as live.js does when it opens
+    rng = random.Random(19)
+    rounds = []
+    for number in range(1, DEALS + 1):
+        done = await play_round(tables, rng)
+        rounds.append(done)
+        print(
+            f"  deal {number}: results median {ms(done.results, 0.5)}, p95"
+            f" {ms(done.results, 0.95)}, max {ms(done.results, 1.0)}; {done.missed} phones"
+            f" not told within {TIMEOUT:.0f} s; submits median {ms(done.submits, 0.5)};"
+            f" round {done.seconds:.1f} s; {len(done.refused)} refused"
+        )
+        for status, answer in done.refused[:3]:
+            print(f"    refused: {status} {str(answer)[:200]}")
+        for line in done.lost[:8]:
+            print(f"    never told: {line}")
+        await asyncio.sleep(0.5)  # the fetches of the last pokes settle
+    fetches = sum(p.fetches for p in phones)
+    failures = [f for p in phones for f in p.failures]
+    print(f"  fetches after a poke: {fetches} ({len(failures)} failed fetches or dropped sockets)")
+    for kind in sorted(set(failures))[:5]:
+        print(f"    {failures.count(kind)} x {kind[:200]}")
+    for p in phones:
+        if p.socket is not None:
+            await p.socket.close()
+        p.http.close()
+    for task in listening:
+        task.cancel()
+    return rounds
+
+
+def report(rounds: list[Round]) -> None:
+    results = [s for r in rounds for s in r.results]
+    submits = [s for r in rounds for s in r.submits]
+    missed = sum(r.missed for r in rounds)
+    seconds = sum(r.seconds for r in rounds)
+    print(
+        f"  every phone's result after its table's last submit, {len(results)} phone-deals:"
+        f" median {ms(results, 0.5)}, p95 {ms(results, 0.95)}, max {ms(results, 1.0)};"
+        f" {missed} never told within {TIMEOUT:.0f} s (target: every phone within 1 s)"
+    )
+    print(
+        f"  submit (POST .../submit/, answered): median {ms(submits, 0.5)},"
+        f" p95 {ms(submits, 0.95)}, max {ms(submits, 1.0)}"
+    )
+    print(
+        f"  {TABLES * DEALS} deals in {seconds:.1f} s of rounds (open, every phone sees it,"
+        f" four submits, every phone sees the result): {TABLES * DEALS / seconds:.1f} deals/s"
+    )
+
+
+def check(env: dict[str, str]) -> None:
+    answer = manage(env, CHECK_SCRIPT)
+    rows = json.loads(answer)
+    wrong = {
+        pk: row
+        for pk, row in rows.items()
+        if row[:4] != [DEALS, DEALS, DEALS, DEALS] or row[4] != 0
+    }
+    print(
+        f"  database: {len(rows)} sessions; {len(rows) - len(wrong)} with exactly {DEALS} deals,"
+        " each recorded once, numbered apart, units summing to zero"
+        + (f"; WRONG (deals, numbers, recorded, distinct, unbalanced): {wrong}" if wrong else "")
+    )
+
+
+def manage(env: dict[str, str], script: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        text=True,
+        capture_output=True,
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
+def local_redis(db: int) -> str | None:
+    """The local Redis database ``db`` (emptied), or None when Redis does not answer."""
+    import redis
+
+    url = f"redis://127.0.0.1:6379/{db}"
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).flushdb()
+    except redis.RedisError:
+        return None
+    return url
+
+
+def start_daphne(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    import urllib.request
+
+    command = [sys.executable, "-m", "daphne", "scorekeeper.asgi:application"]
+    command += ["--bind", "127.0.0.1", "--port", str(port), "--verbosity", "0"]
+    command += ["--application-close-timeout", "10"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("Daphne did not start")
+
+
+def main() -> None:
+    layer, broker = local_redis(LAYER_DB), local_redis(BROKER_DB)
+    with throwaway_database() as database_url:
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "false",  # plain HTTP on loopback, as behind a proxy
+        }
+        for name in ("REDIS_URL", "CACHE_URL", "CHANNEL_LAYER_URL", "CELERY_BROKER_URL"):
+            env.pop(name, None)
+        if layer:
+            env["CHANNEL_LAYER_URL"] = layer
+        if broker:
+            env["CELERY_BROKER_URL"] = broker
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+        )
+        made = json.loads(manage(env, SETUP_SCRIPT.replace("TABLES", str(TABLES))))
+        database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
+        print(
+            f"live table: {TABLES} tables of four, {DEALS} deals each, one Daphne process"
+            f" ({database}; channel layer: {'Redis' if layer else 'in-memory, no Redis'};"
+            f" reviews {'queued in Redis, no worker' if broker else 'inline: no Redis'});"
+            f" load {os.getloadavg()[0]:.2f}, sum(range(100)) takes {machine_speed():.2f} us"
+        )
+        port = free_port()
+        server = start_daphne(env, port)
+        try:
+            rounds = asyncio.run(drive(port, made))
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
+        report(rounds)
+        check(env)
+        print(f"  load afterwards {os.getloadavg()[0]:.2f}")
+    for url in (layer, broker):
+        if url:
+            import redis
+
+            redis.Redis.from_url(url).flushdb()
+
+
+if __name__ == "__main__":
+    main()
