@@ -31,6 +31,7 @@ import random
 import secrets
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,7 +160,7 @@ class Phone:
     shown: dict[int, float] = field(default_factory=dict)  # live id -> when its deal showed
     fetches: int = 0
     failures: list[str] = field(default_factory=list)
-    pokes: list[float] = field(default_factory=list)  # when each "changed" came
+    pokes: list[tuple[float, str]] = field(default_factory=list)  # when each "changed" came
     socket: Any = None
 
     async def refresh(self) -> None:
@@ -183,7 +184,7 @@ class Phone:
             async for text in self.socket:
                 message = json.loads(text)
                 if message.get("type") == "changed":
-                    self.pokes.append(time.perf_counter())
+                    self.pokes.append((time.perf_counter(), message.get("what", "")))
                     task = asyncio.create_task(self.refresh())
                     fetching.add(task)
                     task.add_done_callback(fetching.discard)
@@ -296,7 +297,7 @@ async def play_round(tables: list[list[Phone]], rng: random.Random) -> Round:
             out.results.append(phone.shown[live_ids[t]] - last_sent[t])
         else:
             out.missed += 1
-            pokes = sum(1 for at in phone.pokes if at >= last_sent[t])
+            pokes = [what for at, what in phone.pokes if at >= last_sent[t]]
             out.lost.append(
                 f"table {t} seat {phone.seat}: {pokes} pokes since its last submit, last seen"
                 f" deal in progress {phone.live_id} ({phone.live_status}), waiting for"
@@ -351,6 +352,29 @@ async def drive(port: int, tables_made: list[dict[str, Any]]) -> list[Round]:
     for task in listening:
         task.cancel()
     return rounds
+
+
+NOTEWORTHY = ("WARNING", "ERROR", "Traceback", "killed", "announce")
+
+
+def server_log(lines: list[str]) -> None:
+    """What Daphne's log says: answers by status, and its warnings and errors (but the
+    health check's "no worker", which is true here)."""
+    statuses: dict[str, int] = {}
+    other: list[str] = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        if isinstance(entry, dict) and "status" in entry:
+            statuses[str(entry["status"])] = statuses.get(str(entry["status"]), 0) + 1
+        elif any(w in line for w in NOTEWORTHY) and "health check worker" not in line:
+            other.append(line.split(" ", 2)[-1] if line[:2] == "20" else line)
+    answers = ", ".join(f"{n} x {status}" for status, n in sorted(statuses.items()))
+    print(f"  server log: answers {answers}; {len(other)} warnings or errors")
+    for line in sorted(set(other), key=other.index)[:5]:
+        print(f"    {other.count(line)} x {line[:160]}")
 
 
 def report(rounds: list[Round]) -> None:
@@ -412,13 +436,13 @@ def local_redis(db: int) -> str | None:
     return url
 
 
-def start_daphne(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+def start_daphne(env: dict[str, str], port: int, log: Any) -> subprocess.Popen[bytes]:
     import urllib.request
 
     command = [sys.executable, "-m", "daphne", "scorekeeper.asgi:application"]
     command += ["--bind", "127.0.0.1", "--port", str(port), "--verbosity", "0"]
     command += ["--application-close-timeout", "10"]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     for _ in range(200):
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
@@ -458,12 +482,15 @@ def main() -> None:
             f" load {os.getloadavg()[0]:.2f}, sum(range(100)) takes {machine_speed():.2f} us"
         )
         port = free_port()
-        server = start_daphne(env, port)
-        try:
-            rounds = asyncio.run(drive(port, made))
-        finally:
-            server.terminate()
-            server.wait(timeout=15)
+        with tempfile.TemporaryFile("w+") as log:
+            server = start_daphne(env, port, log)
+            try:
+                rounds = asyncio.run(drive(port, made))
+            finally:
+                server.terminate()
+                server.wait(timeout=15)
+            log.seek(0)
+            server_log(log.read().splitlines())
         report(rounds)
         check(env)
         print(f"  load afterwards {os.getloadavg()[0]:.2f}")
