@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from api import free_port, throwaway_database  # noqa: E402
 from engine import machine_speed, percentile, random_request  # noqa: E402
+from live_http import Http  # noqa: E402
 
 TABLES = int(os.environ.get("LIVE_TABLES", 50))
 DEALS = int(os.environ.get("LIVE_DEALS", 5))
@@ -49,6 +50,9 @@ BATCH = int(os.environ.get("LIVE_SOCKET_BATCH", 20))
 TIMEOUT = float(os.environ.get("LIVE_TIMEOUT", 30))  # seconds a phone may wait for a result
 LAYER_DB = int(os.environ.get("LIVE_BENCH_REDIS_DB", 12))
 BROKER_DB = int(os.environ.get("LIVE_BENCH_BROKER_DB", 13))
+# 0: Daphne answers the HTTP requests too (the issue's "one ASGI process"); N: gunicorn
+# with N workers answers them, Daphne holds the sockets (production's split).
+WEB = int(os.environ.get("LIVE_WEB_WORKERS", 0))
 
 SETUP_SCRIPT = """
 import json
@@ -83,68 +87,6 @@ for session in Session.objects.all():
                        len({lv.deal_id for lv in lives}), unbalanced]
 print(json.dumps(out))
 """
-
-
-class Http:
-    """A phone's HTTP/1.1 client on asyncio: keep-alive connections, one per request in
-    flight (a browser opens more when it needs them)."""
-
-    def __init__(self, port: int, token: str) -> None:
-        self.port = port
-        self.token = token
-        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
-
-    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        data = b"" if body is None else json.dumps(body).encode()
-        head = (
-            f"{method} /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-            f"X-Seat-Token: {self.token}\r\nAccept: application/json\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
-        )
-        for attempt in range(2):  # a kept connection the server closed meanwhile: once more
-            fresh = not self.idle
-            reader, writer = (
-                await asyncio.open_connection("127.0.0.1", self.port) if fresh else self.idle.pop()
-            )
-            try:
-                writer.write(head.encode() + data)
-                await writer.drain()
-                status, keep, payload = await _response(reader)
-            except (ConnectionError, asyncio.IncompleteReadError):
-                writer.close()
-                if fresh or attempt:
-                    raise
-                continue
-            if keep:
-                self.idle.append((reader, writer))
-            else:
-                writer.close()
-            return status, json.loads(payload) if payload else None
-        raise ConnectionError("no answer")
-
-    def close(self) -> None:
-        for _reader, writer in self.idle:
-            writer.close()
-
-
-async def _response(reader: asyncio.StreamReader) -> tuple[int, bool, bytes]:
-    status_line = await reader.readuntil(b"\r\n")
-    status = int(status_line.split()[1])
-    headers: dict[str, str] = {}
-    while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
-        name, _, value = line.decode("latin-1").partition(":")
-        headers[name.strip().lower()] = value.strip()
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        chunks = []
-        while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
-            chunks.append(await reader.readexactly(size))
-            await reader.readexactly(2)
-        while await reader.readuntil(b"\r\n") != b"\r\n":
-            pass
-        payload = b"".join(chunks)
-    else:
-        payload = await reader.readexactly(int(headers.get("content-length", 0)))
-    return status, headers.get("connection", "").lower() != "close", payload
 
 
 @dataclass
@@ -311,10 +253,10 @@ def ms(samples: list[float], share: float) -> str:
     return f"{percentile(samples, share) * 1e3:.0f} ms" if samples else "-"
 
 
-async def drive(port: int, tables_made: list[dict[str, Any]]) -> list[Round]:
+async def drive(port: int, web_port: int, tables_made: list[dict[str, Any]]) -> list[Round]:
     tables = [
         [
-            Phone(t, seat, made["session"], Http(port, token))
+            Phone(t, seat, made["session"], Http(web_port, token))
             for seat, token in enumerate(made["tokens"], start=1)
         ]
         for t, made in enumerate(tables_made)
@@ -436,12 +378,10 @@ def local_redis(db: int) -> str | None:
     return url
 
 
-def start_daphne(env: dict[str, str], port: int, log: Any) -> subprocess.Popen[bytes]:
+def start(command: list[str], env: dict[str, str], port: int, log: Any) -> subprocess.Popen[bytes]:
+    """A server process, once its /healthz answers."""
     import urllib.request
 
-    command = [sys.executable, "-m", "daphne", "scorekeeper.asgi:application"]
-    command += ["--bind", "127.0.0.1", "--port", str(port), "--verbosity", "0"]
-    command += ["--application-close-timeout", "10"]
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     for _ in range(200):
         try:
@@ -450,7 +390,43 @@ def start_daphne(env: dict[str, str], port: int, log: Any) -> subprocess.Popen[b
         except OSError:
             time.sleep(0.1)
     server.kill()
-    raise SystemExit("Daphne did not start")
+    raise SystemExit(f"{command[2]} did not start")
+
+
+def daphne(port: int) -> list[str]:
+    command = [sys.executable, "-m", "daphne", "scorekeeper.asgi:application"]
+    command += ["--bind", "127.0.0.1", "--port", str(port), "--verbosity", "0"]
+    return [*command, "--application-close-timeout", "10"]  # as scripts/serve_prod.sh
+
+
+def gunicorn(port: int) -> list[str]:
+    command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", str(WEB)]
+    return [*command, "--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
+
+
+def serve_and_drive(env: dict[str, str], made: list[dict[str, Any]]) -> list[Round]:
+    """Daphne (and gunicorn for the HTTP requests, with LIVE_WEB_WORKERS), the phones."""
+    live_port = free_port()
+    web_port = free_port() if WEB else live_port
+    with tempfile.TemporaryFile("w+") as log:
+        servers = [start(daphne(live_port), env, live_port, log)]
+        try:
+            if WEB:
+                servers.append(start(gunicorn(web_port), env, web_port, log))
+            rounds = asyncio.run(drive(live_port, web_port, made))
+        finally:
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                try:
+                    server.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    print(f"  {server.args[2]} did not stop within 15 s of SIGTERM: killed")
+                    server.kill()
+                    server.wait()
+        log.seek(0)
+        server_log(log.read().splitlines())
+    return rounds
 
 
 def main() -> None:
@@ -468,6 +444,8 @@ def main() -> None:
             env.pop(name, None)
         if layer:
             env["CHANNEL_LAYER_URL"] = layer
+        elif WEB:
+            raise SystemExit("LIVE_WEB_WORKERS needs Redis: gunicorn reaches Daphne through it")
         if broker:
             env["CELERY_BROKER_URL"] = broker
         subprocess.run(
@@ -477,20 +455,12 @@ def main() -> None:
         database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
         print(
             f"live table: {TABLES} tables of four, {DEALS} deals each, one Daphne process"
+            f"{f' for the sockets, gunicorn ({WEB} workers) for HTTP' if WEB else ''}"
             f" ({database}; channel layer: {'Redis' if layer else 'in-memory, no Redis'};"
             f" reviews {'queued in Redis, no worker' if broker else 'inline: no Redis'});"
             f" load {os.getloadavg()[0]:.2f}, sum(range(100)) takes {machine_speed():.2f} us"
         )
-        port = free_port()
-        with tempfile.TemporaryFile("w+") as log:
-            server = start_daphne(env, port, log)
-            try:
-                rounds = asyncio.run(drive(port, made))
-            finally:
-                server.terminate()
-                server.wait(timeout=15)
-            log.seek(0)
-            server_log(log.read().splitlines())
+        rounds = serve_and_drive(env, made)
         report(rounds)
         check(env)
         print(f"  load afterwards {os.getloadavg()[0]:.2f}")
