@@ -19,7 +19,8 @@ at once; once every phone has seen it, the four seats of every table submit thei
 table's last submit was sent until the phone had been told "changed" and the fetch that
 followed showed the recorded deal. Target (the issue's browser test): within a second.
 Afterwards the database is checked: every table has LIVE_DEALS deals, each recorded once,
-each summing to zero units.
+each summing to zero units. LIVE_WEB_WORKERS=N has gunicorn (N workers) answer the HTTP
+requests and Daphne hold the sockets, as production splits them.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from api import free_port, throwaway_database  # noqa: E402
 from engine import machine_speed, percentile, random_request  # noqa: E402
-from live_http import Http  # noqa: E402
+from live_support import Http, local_redis, server_log  # noqa: E402
 
 TABLES = int(os.environ.get("LIVE_TABLES", 50))
 DEALS = int(os.environ.get("LIVE_DEALS", 5))
@@ -296,29 +297,6 @@ async def drive(port: int, web_port: int, tables_made: list[dict[str, Any]]) -> 
     return rounds
 
 
-NOTEWORTHY = ("WARNING", "ERROR", "Traceback", "killed", "announce")
-
-
-def server_log(lines: list[str]) -> None:
-    """What Daphne's log says: answers by status, and its warnings and errors (but the
-    health check's "no worker", which is true here)."""
-    statuses: dict[str, int] = {}
-    other: list[str] = []
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            entry = None
-        if isinstance(entry, dict) and "status" in entry:
-            statuses[str(entry["status"])] = statuses.get(str(entry["status"]), 0) + 1
-        elif any(w in line for w in NOTEWORTHY) and "health check worker" not in line:
-            other.append(line.split(" ", 2)[-1] if line[:2] == "20" else line)
-    answers = ", ".join(f"{n} x {status}" for status, n in sorted(statuses.items()))
-    print(f"  server log: answers {answers}; {len(other)} warnings or errors")
-    for line in sorted(set(other), key=other.index)[:5]:
-        print(f"    {other.count(line)} x {line[:160]}")
-
-
 def report(rounds: list[Round]) -> None:
     results = [s for r in rounds for s in r.results]
     submits = [s for r in rounds for s in r.submits]
@@ -364,18 +342,6 @@ def manage(env: dict[str, str], script: str) -> str:
         capture_output=True,
     )
     return done.stdout.strip().splitlines()[-1]
-
-
-def local_redis(db: int) -> str | None:
-    """The local Redis database ``db`` (emptied), or None when Redis does not answer."""
-    import redis
-
-    url = f"redis://127.0.0.1:6379/{db}"
-    try:
-        redis.Redis.from_url(url, socket_timeout=2).flushdb()
-    except redis.RedisError:
-        return None
-    return url
 
 
 def start(command: list[str], env: dict[str, str], port: int, log: Any) -> subprocess.Popen[bytes]:

@@ -31,7 +31,10 @@ def test_requests_beyond_the_limit_wait_their_turn_and_all_are_answered() -> Non
             async def send(message: Mapping[str, Any]) -> None:
                 answered.append(message["n"])
 
-            await app_limited({"type": "http", "n": n}, None, send)
+            async def receive() -> Mapping[str, Any]:
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            await app_limited({"type": "http", "n": n}, receive, send)
 
         await asyncio.gather(*(one(n) for n in range(20)))
 

@@ -1,4 +1,5 @@
-"""A phone's HTTP client for benchmarks/live_table.py: HTTP/1.1 on asyncio, no dependency."""
+"""For benchmarks/live_table.py: a phone's HTTP client (HTTP/1.1 on asyncio, no dependency),
+the local Redis, and what the server's log says."""
 
 from __future__ import annotations
 
@@ -67,3 +68,38 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, bool, bytes]:
     else:
         payload = await reader.readexactly(int(headers.get("content-length", 0)))
     return status, headers.get("connection", "").lower() != "close", payload
+
+
+def local_redis(db: int) -> str | None:
+    """The local Redis database ``db`` (emptied), or None when Redis does not answer."""
+    import redis
+
+    url = f"redis://127.0.0.1:6379/{db}"
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).flushdb()
+    except redis.RedisError:
+        return None
+    return url
+
+
+NOTEWORTHY = ("WARNING", "ERROR", "Traceback", "killed", "announce")
+
+
+def server_log(lines: list[str]) -> None:
+    """What Daphne's log says: answers by status, and its warnings and errors (but the
+    health check's "no worker", which is true here)."""
+    statuses: dict[str, int] = {}
+    other: list[str] = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        if isinstance(entry, dict) and "status" in entry:
+            statuses[str(entry["status"])] = statuses.get(str(entry["status"]), 0) + 1
+        elif any(w in line for w in NOTEWORTHY) and "health check worker" not in line:
+            other.append(line.split(" ", 2)[-1] if line[:2] == "20" else line)
+    answers = ", ".join(f"{n} x {status}" for status, n in sorted(statuses.items()))
+    print(f"  server log: answers {answers}; {len(other)} warnings or errors")
+    for line in sorted(set(other), key=other.index)[:5]:
+        print(f"    {other.count(line)} x {line[:160]}")
