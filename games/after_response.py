@@ -13,10 +13,10 @@ task ends, and the view would find no request and run the work before the answer
 task and thread of the request copies, and the work starts as soon as the last byte of
 the response has been handed to the server, in a thread of its own; whatever is left when
 the request ends (a client that went away) starts then. Not in ``request_finished`` (sent
-when Django closes the response): Django runs the sync code of every request, that close
-included, in one thread, and under load the close waits behind other requests for longer
-than Daphne's ``application_close_timeout``, after which Daphne cancels the request, and
-its work with it (benchmarks/live_table.py: a table's phones never told their result).
+when Django closes the response) nor in a sync thread the request must wait for (the
+process's one shared thread, where the leftovers used to run): under load that wait
+outlasts Daphne's ``application_close_timeout``, after which Daphne cancels the request,
+and its work with it (benchmarks/live_table.py: a table's phones never told their result).
 
 A failure is logged, never raised: by then the response has been sent.
 """
@@ -90,9 +90,9 @@ def asgi(app: ASGIApp) -> ASGIApp:
         running: list[asyncio.Future[None]] = []
 
         def start() -> None:
-            # Not in the thread that runs every request's sync code: behind a queue of
-            # other requests, the work would wait there past Daphne's
-            # application_close_timeout and be cancelled with the request.
+            # Not in a sync thread shared with other requests: behind their queue the
+            # work would wait past Daphne's application_close_timeout and be cancelled
+            # with the request.
             if works:
                 batch = list(works)
                 works.clear()

@@ -132,10 +132,11 @@ def test_the_work_is_done_even_when_the_server_gives_up_on_a_request_waiting_for
 ) -> None:
     """Daphne sends http.disconnect as soon as a response is finished and, from
     application_close_timeout later, cancels the request's application on every tick until
-    it ends. Django runs the sync code of every request in one thread, so under load (50
-    tables, benchmarks/live_table.py) closing the response waits behind other requests for
-    longer than that: work left in that queue was cancelled with it, and a table's phones
-    were never told their deal was recorded (nor was its review queued)."""
+    it ends. Under load (50 tables, benchmarks/live_table.py) the sync thread that closed
+    the response and ran the work left over was busy with other requests for longer than
+    that (here: another request holds it): the work waiting for it was cancelled with the
+    request, and a table's phones were never told their deal was recorded (nor was its
+    review queued)."""
     _, token = DeviceToken.issue(ann_user, "asgi test")
     done: list[str] = []
     told = threading.Event()
