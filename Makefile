@@ -42,6 +42,7 @@ bench: venv
 	$(PY) benchmarks/sheets.py
 	$(PY) benchmarks/growth.py
 	$(PY) benchmarks/payments.py
+	$(PY) benchmarks/live_table.py
 
 format: venv
 	$(BIN)/ruff format .

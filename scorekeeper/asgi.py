@@ -17,15 +17,18 @@ django_application = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from games import after_response  # noqa: E402
+from games.asgi_limit import limited  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # Work left for after the response (announcements, review tasks) waits for it
-        # under ASGI too (games.after_response).
-        "http": after_response.asgi(django_application),
+        # under ASGI too (games.after_response); so many requests at once, no more
+        # (a thread and a database connection each: games.asgi_limit).
+        "http": limited(after_response.asgi(django_application), settings.ASGI_MAX_REQUESTS),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -385,6 +385,9 @@ CHANNEL_LAYERS = {
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
 ASGI_APPLICATION = "scorekeeper.asgi.application"
+# HTTP requests one ASGI process runs at once, each in a thread with its own database
+# connection (games.asgi_limit); the others wait their turn.
+ASGI_MAX_REQUESTS = env_int("ASGI_MAX_REQUESTS", default=10, minimum=1)
 # Where the pages open their WebSocket (games.live_socket): empty for the page's own origin
 # (``/ws/...`` on the server that sent the page, as `make run` and Daphne alone serve it);
 # otherwise a ws:// or wss:// origin in which ``{host}`` stands for the host name the page

@@ -1,0 +1,105 @@
+"""For benchmarks/live_table.py: a phone's HTTP client (HTTP/1.1 on asyncio, no dependency),
+the local Redis, and what the server's log says."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+
+class Http:
+    """A phone's HTTP/1.1 client on asyncio: keep-alive connections, one per request in
+    flight (a browser opens more when it needs them)."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port = port
+        self.token = token
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"X-Seat-Token: {self.token}\r\nAccept: application/json\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+        )
+        for attempt in range(2):  # a kept connection the server closed meanwhile: once more
+            fresh = not self.idle
+            reader, writer = (
+                await asyncio.open_connection("127.0.0.1", self.port) if fresh else self.idle.pop()
+            )
+            try:
+                writer.write(head.encode() + data)
+                await writer.drain()
+                status, keep, payload = await _response(reader)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                writer.close()
+                if fresh or attempt:
+                    raise
+                continue
+            if keep:
+                self.idle.append((reader, writer))
+            else:
+                writer.close()
+            return status, json.loads(payload) if payload else None
+        raise ConnectionError("no answer")
+
+    def close(self) -> None:
+        for _reader, writer in self.idle:
+            writer.close()
+
+
+async def _response(reader: asyncio.StreamReader) -> tuple[int, bool, bytes]:
+    status_line = await reader.readuntil(b"\r\n")
+    status = int(status_line.split()[1])
+    headers: dict[str, str] = {}
+    while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        chunks = []
+        while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+            chunks.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+        while await reader.readuntil(b"\r\n") != b"\r\n":
+            pass
+        payload = b"".join(chunks)
+    else:
+        payload = await reader.readexactly(int(headers.get("content-length", 0)))
+    return status, headers.get("connection", "").lower() != "close", payload
+
+
+def local_redis(db: int) -> str | None:
+    """The local Redis database ``db`` (emptied), or None when Redis does not answer."""
+    import redis
+
+    url = f"redis://127.0.0.1:6379/{db}"
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).flushdb()
+    except redis.RedisError:
+        return None
+    return url
+
+
+NOTEWORTHY = ("WARNING", "ERROR", "Traceback", "killed", "announce")
+
+
+def server_log(lines: list[str]) -> None:
+    """What Daphne's log says: answers by status, and its warnings and errors (but the
+    health check's "no worker", which is true here)."""
+    statuses: dict[str, int] = {}
+    other: list[str] = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        if isinstance(entry, dict) and "status" in entry:
+            statuses[str(entry["status"])] = statuses.get(str(entry["status"]), 0) + 1
+        elif any(w in line for w in NOTEWORTHY) and "health check worker" not in line:
+            other.append(line.split(" ", 2)[-1] if line[:2] == "20" else line)
+    answers = ", ".join(f"{n} x {status}" for status, n in sorted(statuses.items()))
+    print(f"  server log: answers {answers}; {len(other)} warnings or errors")
+    for line in sorted(set(other), key=other.index)[:5]:
+        print(f"    {other.count(line)} x {line[:160]}")
