@@ -1,9 +1,11 @@
 """The WebSocket of a page that follows a session live (``ws/sessions/<id>/``).
 
-It only relays ``games.live_push`` announcements: ``{"type": "changed", "what": ...}``, on
-which the page fetches its data over HTTP. Who may listen is checked when the socket
-opens: a signed-in member of the session's group, or the holder of one of the session's
-seat links (``?seat=<token>``, games.services.seat_links).
+It relays ``games.live_push`` announcements: ``{"type": "changed", "what": ...}``, with
+the deal in progress's public ``state`` when it is about that deal; the page fetches over
+HTTP whatever else it shows. Who may listen is checked when the socket opens: a signed-in
+member of the session's group, or the holder of one of the session's seat links
+(``?seat=<token>``, games.services.seat_links). A socket whose right ends while it is
+open is closed (4403): its seat link revoked, its member gone from the group.
 """
 
 from __future__ import annotations
@@ -25,18 +27,25 @@ NOT_FOUND = 4404
 
 class SessionConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
+    link_id: int | None = None  # the seat link it follows by, if any
+    user_id: int | None = None  # else the member it follows as
 
     async def connect(self) -> None:
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         seat = query.get("seat", [""])[0]
-        allowed = await _may_follow(session_id, self.scope.get("user"), seat)
-        if allowed is None:
+        follower = await _follower(session_id, self.scope.get("user"), seat)
+        if follower is None:
             await self.close(code=NOT_FOUND)
             return
-        if not allowed:
+        if follower is False:
             await self.close(code=REFUSED)
             return
+        kind, pk = follower
+        if kind == "link":
+            self.link_id = pk
+        else:
+            self.user_id = pk
         self.group = session_group(session_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -51,22 +60,35 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
 
     async def session_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "changed", "what": event.get("what", "deals")})
+        message = {"type": "changed", "what": event.get("what", "deals")}
+        if event.get("state") is not None:
+            message["state"] = event["state"]
+        await self.send_json(message)
+
+    async def session_revoked(self, event: dict[str, Any]) -> None:
+        if self.link_id is not None and event.get("link") == self.link_id:
+            await self.close(code=REFUSED)
+
+    async def session_left(self, event: dict[str, Any]) -> None:
+        if self.user_id is not None and event.get("user") == self.user_id:
+            await self.close(code=REFUSED)
 
 
 @database_sync_to_async
-def _may_follow(session_id: int, user: Any, seat: str = "") -> bool | None:
-    """None: no such session; otherwise whether ``user``, or the holder of the seat link
-    ``seat`` (a valid link of this very session), may follow it."""
+def _follower(session_id: int, user: Any, seat: str = "") -> tuple[str, int] | bool | None:
+    """None: no such session; False: ``user`` and the seat link ``seat`` may not follow
+    it; otherwise who follows: ``("link", id)`` for a valid link of this very session, or
+    ``("user", id)`` for a member of its group."""
     group_id = Session.objects.filter(pk=session_id).values_list("group_id", flat=True).first()
     if group_id is None:
         return None
     if seat:
         try:
-            open_seat(seat, session_id)
-            return True
+            return ("link", open_seat(seat, session_id).link.pk)
         except SeatLinkRefused:
             pass  # refused, unless a member of the group holds it
     if user is None or not user.is_authenticated:
         return False
-    return Membership.objects.filter(group_id=group_id, user=user).exists()
+    if Membership.objects.filter(group_id=group_id, user=user).exists():
+        return ("user", user.pk)
+    return False

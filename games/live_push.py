@@ -3,10 +3,16 @@
 Every page that follows a session live (the scoreboard, a seat's entry) holds a WebSocket
 (``games.consumers``) in the group ``session_group(session_id)``. A write that changes what
 those pages show calls ``announce`` inside its transaction; once the transaction commits
-and the response has gone out (``games.after_response``), one message goes to the group,
-and each page fetches what it shows afresh over HTTP, exactly as a page without WebSockets
-does when it polls. So the push carries no data and needs no permission of its own: the
-fetch is checked like any other request.
+and the response has gone out (``games.after_response``), one message goes to the group.
+
+A change of the deal in progress (``"live"``) carries the deal's public state, read right
+after the commit (``games.reports.live_state.public_state``: who is done, the recorded
+deal's units and the totals; no seat's cards), so that at a table of four no phone has to
+ask for it: a phone fetches over HTTP only what is its own (its entry, the cards it
+shares). Any other change (``"deals"``) carries nothing, and the pages fetch what they
+show, exactly as a page without WebSockets does when it polls. The sockets that may hear a
+session are checked when they open, and closed when their right ends while they are open:
+a seat link revoked (``revoked``), a member leaving the group (``left``).
 
 A channel layer that cannot be reached is logged, not raised: the write is stored, and the
 pages still poll.
@@ -15,6 +21,7 @@ pages still poll.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -24,8 +31,10 @@ from games.after_response import after_response
 
 log = logging.getLogger(__name__)
 
-# The message type the consumer handles (``SessionConsumer.session_changed``).
+# The message types the consumer handles (``SessionConsumer.session_changed`` and so on).
 CHANGED = "session.changed"
+REVOKED = "session.revoked"
+LEFT = "session.left"
 
 
 def session_group(session_id: int) -> str:
@@ -35,20 +44,55 @@ def session_group(session_id: int) -> str:
 
 def announce(session_id: int, what: str = "deals") -> None:
     """Once the current transaction commits, tell the session's followers that ``what``
-    changed (``"deals"``: the scoreboard; ``"live"``: the deal in progress)."""
+    changed (``"deals"``: the scoreboard; ``"live"``: the deal in progress, with its
+    public state)."""
+
+    def committed() -> None:
+        state = _public_state(session_id) if what == "live" else None
+        after_response(lambda: publish(session_id, what, state))
+
+    transaction.on_commit(committed, robust=True)
+
+
+def _public_state(session_id: int) -> dict[str, Any] | None:
+    from games.models import Session
+    from games.reports.live_state import public_state
+
+    session = Session.objects.filter(pk=session_id).first()
+    return None if session is None else public_state(session)
+
+
+def revoked(session_id: int, link_id: int) -> None:
+    """Once committed: the sockets opened with seat link ``link_id`` are closed."""
+    message = {"type": REVOKED, "link": link_id}
+    transaction.on_commit(lambda: after_response(lambda: _send(session_id, message)))
+
+
+def left(session_ids: list[int], user_id: int) -> None:
+    """Once committed: user ``user_id``'s sockets on these sessions are closed (they left
+    the group, or were removed from it)."""
+    message = {"type": LEFT, "user": user_id}
 
     def send() -> None:
-        publish(session_id, what)
+        for session_id in session_ids:
+            _send(session_id, message)
 
-    transaction.on_commit(lambda: after_response(send), robust=True)
+    transaction.on_commit(lambda: after_response(send))
 
 
-def publish(session_id: int, what: str) -> None:
+def publish(session_id: int, what: str, state: dict[str, Any] | None = None) -> None:
     """Send the change now (``announce`` is the one to call from a write)."""
+    message: dict[str, Any] = {"type": CHANGED, "what": what}
+    if state is not None:
+        message["state"] = state
+    _send(session_id, message)
+
+
+def _send(session_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(session_group(session_id), {"type": CHANGED, "what": what})
+        async_to_sync(layer.group_send)(session_group(session_id), message)
     except Exception:
         log.exception("could not announce a change to session %s", session_id)

@@ -3,6 +3,10 @@
 Everyone sees who is done; only the viewer's own seat (a seat link's, or a member's own
 player's) comes with its entry. Conflicts are read from the entries as they stand, drafts
 included, so both seats that typed the same card see it.
+
+``public_state`` is the same without any viewer's seat (``you`` is None): what every
+follower of the session may see, which the WebSocket carries with each change of the deal
+in progress (``games.live_push``), so that a phone fetches only what is its own.
 """
 
 from __future__ import annotations
@@ -19,17 +23,25 @@ from games.reports.ledger import balances
 
 def live_state(session: Session, viewer_player: int | None) -> dict[str, Any]:
     """STATE of ``session`` for the viewer seated as player ``viewer_player`` (or none)."""
+    return _state_for(session, viewer_player, public=False)
+
+
+def public_state(session: Session) -> dict[str, Any]:
+    """STATE as everyone following the session sees it: no seat's entry (``you`` None)."""
+    return _state_for(session, None, public=True)
+
+
+def _state_for(session: Session, viewer: int | None, *, public: bool) -> dict[str, Any]:
     active = session.deals.filter(status=Deal.Status.ACTIVE)
     last = active.order_by("-number").values_list("number", flat=True).first()
     fresh = Session.objects.filter(pk=session.pk).values_list("status", flat=True).first()
     head = {"id": session.pk, "status": fresh or session.status, "deals": active.count()}
     live = LiveDeal.objects.filter(session=session).select_related("deal").order_by("-pk").first()
-    return {"session": {**head, "last_deal": last}, "live": _live(session, live, viewer_player)}
+    shown = None if live is None else _live(session, live, None if public else viewer)
+    return {"session": {**head, "last_deal": last}, "live": shown}
 
 
-def _live(session: Session, live: LiveDeal | None, viewer: int | None) -> dict[str, Any] | None:
-    if live is None:
-        return None
+def _live(session: Session, live: LiveDeal, viewer: int | None) -> dict[str, Any]:
     entries = {e.player_id: e for e in LiveEntry.objects.filter(live_deal=live)}
     seat_of = dict(session.seats.values_list("player_id", "seat"))
     names = session.seat_names()
@@ -44,6 +56,7 @@ def _live(session: Session, live: LiveDeal | None, viewer: int | None) -> dict[s
                 "player": name,
                 "state": _state(entry),
                 "by": entry.by if entry is not None and entry.entry is not None else None,
+                "taken_over": entry is not None and entry.taken_over,
                 "conflict": bool(shared.get(seat)),
             }
         )

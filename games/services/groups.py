@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
+from games import live_push
 from games.engine import Rules
 from games.errors import HasHistory, ServiceError
 from games.models import Deal, Group, Membership, RuleSet
@@ -155,6 +156,9 @@ def remove_member(membership: Membership, by: User) -> None:
         locked = Membership.objects.select_for_update().get(pk=membership.pk)
         _keep_an_owner(locked)
         locked.delete()
+        # Their pages following the group's open sessions live stop hearing them.
+        open_sessions = locked.group.sessions.filter(status="open").values_list("pk", flat=True)
+        live_push.left(list(open_sessions), locked.user_id)
 
 
 def _keep_an_owner(membership: Membership) -> None:

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import live_push
 from games.errors import ServiceError
 from games.models import SeatLink, Session, SessionSeat
 from games.permissions import require_owner
@@ -88,6 +89,7 @@ def revoke_link(link: SeatLink, by: User) -> SeatLink:
         if locked.revoked_at is None:
             locked.revoked_at = timezone.now()
             locked.save(update_fields=["revoked_at"])
+            live_push.revoked(session.pk, locked.pk)  # its open sockets are closed
             return _new_link(session, locked.player_id)
     current = _active(session).filter(player_id=locked.player_id).first()
     if current is not None:

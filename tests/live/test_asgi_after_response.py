@@ -95,7 +95,7 @@ def test_a_deal_recorded_through_asgi_announces_once_and_queues_its_review_after
     events: list[str] = []
     queued: list[int] = []
 
-    def publish(session_id: int, what: str) -> None:
+    def publish(session_id: int, what: str, state: object = None) -> None:
         events.append(f"announce {session_id} {what}")
 
     def delay(deal_pk: int) -> None:
@@ -142,7 +142,7 @@ def test_the_work_is_done_even_when_the_server_gives_up_on_a_request_waiting_for
     told = threading.Event()
     release = threading.Event()
 
-    def publish(session_id: int, what: str) -> None:
+    def publish(session_id: int, what: str, state: object = None) -> None:
         done.append(f"announce {session_id} {what}")
         told.set()
 

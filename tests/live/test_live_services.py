@@ -155,6 +155,7 @@ def test_the_host_takes_over_a_quiet_seat(session: Session, bob_user: User) -> N
         "player": "Di",
         "state": "submitted",
         "by": "host",
+        "taken_over": True,
         "conflict": False,
     }
 

@@ -118,6 +118,9 @@ def test_four_phones_enter_their_own_hands(
         expect(page.locator("#live-seats li.submitted")).to_have_count(3)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     tap_hand(pages[3], "D")
+    fetched: list[list[str]] = [[] for _ in pages]
+    for page, urls in zip(pages, fetched, strict=True):
+        page.on("request", lambda r, urls=urls: urls.append(r.url) if r.method == "GET" else None)
     with pages[3].expect_response(lambda r: r.url.endswith("/seats/4/submit/")) as last:
         pages[3].locator("#live-submit").tap()
     assert last.value.status == 200
@@ -127,6 +130,8 @@ def test_four_phones_enter_their_own_hands(
         rows = page.locator("#live-result-rows tr")
         expect(rows.nth(0).locator("td")).to_have_text(["-8", "+4", "+3", "+1"])
         expect(rows.nth(1).locator("td")).to_have_text(["-8", "+4", "+3", "+1"])  # the totals
+    # The socket brought it: no phone asked the server for the state.
+    assert [[u for u in urls if u.endswith("/live/")] for urls in fetched] == [[]] * 4
     assert Deal.objects.filter(session=open_night).count() == 1
     assert recorded_units(open_night) == UNITS
 
@@ -247,3 +252,27 @@ def test_pages_served_by_wsgi_open_their_socket_where_live_socket_url_says(
     # Ann starts the deal through the WSGI server; Bob hears it on Daphne's socket.
     start_deal(ann)
     expect(bob.locator("#live-entry")).to_be_visible(timeout=1_500)  # before a 2 s poll
+
+
+def test_a_phone_whose_link_is_revoked_is_told_at_once(
+    phones: Phones, asgi_server: AsgiServer, open_night: Session
+) -> None:
+    old_url = seat_urls(asgi_server, open_night)[1]
+    bob = phones.open(old_url)
+    expect(bob.locator("#live-connection")).to_have_text("Live: changes show as they happen.")
+    # The owner revokes Bob's link on the live table's page.
+    host = phones.open(f"{asgi_server.url}/")
+    sign_in(host, asgi_server, f"/sessions/{open_night.pk}/live/")
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.locator("button.revoke-seat").nth(1).tap()
+    # Bob's socket is closed; his page asks why and says it, instead of offering a deal.
+    expect(bob.locator("#live-message")).to_have_text(
+        "This seat link was revoked: ask the host for the new one.", timeout=1_500
+    )
+    expect(bob.locator("#live-none")).to_be_hidden()
+    expect(bob.locator("#live-entry")).to_be_hidden()
+    # The page shows the seat's new link, which works.
+    link = host.locator(".seat-link input").nth(1)
+    expect(link).not_to_have_value(old_url)
+    fresh = phones.open(link.input_value())
+    expect(fresh.locator("#seat-title")).to_contain_text("Bob")

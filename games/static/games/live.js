@@ -23,6 +23,8 @@
     if (text !== undefined) n.textContent = text;
     return n;
   }
+  // What the server said when it refused: the API's {"error"}, or a 409's "detail".
+  function reason(body) { return (body && (body.detail || body.error)) || t("live_refused"); }
   function csrf() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
     return input ? input.value : "";
@@ -72,10 +74,14 @@
     socket.onmessage = function (event) {
       var message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "changed") onChanged(message.what);
+      if (message.type === "changed") onChanged(message.what, message.state);
     };
-    socket.onclose = function () {
+    socket.onclose = function (event) {
       socket = null;
+      if (event.code === 4403 || event.code === 4404) {
+        refresh(); // this page may no longer follow the session: the API says why
+        return;
+      }
       connection(t("live_polling"));
       startPolling();
       setTimeout(connect, retry);
@@ -134,7 +140,7 @@
     var entry = readEntry();
     api("PUT", "seats/" + config.seat + "/", { entry: entry }).then(function (answer) {
       if (answer.ok) { unsent = !same(entry, readEntry()); show(answer.body); }
-      else if (answer.status === 409) { unsent = false; showError(answer.body.detail); refresh(); }
+      else if (answer.status === 409) { unsent = false; showError(reason(answer.body)); refresh(); }
     }).catch(function () { unsent = true; });
   }
 
@@ -175,14 +181,14 @@
       keep();
       api("POST", "seats/" + config.seat + "/submit/", { entry: entry }).then(function (answer) {
         if (answer.ok) { unsent = false; show(answer.body); return; }
-        showError(answer.body.detail || t("live_refused"));
+        showError(reason(answer.body));
         refresh();
       }).catch(function () { showError(t("live_offline")); });
     });
     $("live-withdraw").addEventListener("click", function () {
       api("POST", "seats/" + config.seat + "/withdraw/").then(function (answer) {
         if (answer.ok) show(answer.body);
-        else showError(answer.body.detail);
+        else showError(reason(answer.body));
       });
     });
     $("live-arrange").addEventListener("click", function () {
@@ -194,7 +200,7 @@
         body: JSON.stringify({ cards: field("cards13").value, rules: config.rules, mode: "expected" }),
       }).then(function (response) {
         return response.json().then(function (body) {
-          if (!response.ok) { box.textContent = body.detail || t("cannot_arrange"); return; }
+          if (!response.ok) { box.textContent = body.error || body.detail || t("cannot_arrange"); return; }
           ROWS.forEach(function (row) { field(row).value = body[row]; });
           box.textContent = t("check_rows", { how: t("arranged") });
           field("front").dispatchEvent(new Event("input", { bubbles: true }));
@@ -312,24 +318,88 @@
     });
   }
 
+  // A seat link that no longer works (revoked, its session closed): say why, stop asking.
+  var refused = false;
+  function refuse(detail) {
+    refused = true;
+    stopPolling();
+    if (socket) socket.close();
+    connection("");
+    ["live-entry", "live-none", "live-done", "live-result"].forEach(function (id) {
+      if ($(id)) $(id).hidden = true;
+    });
+    var message = $("live-message");
+    if (message) { message.textContent = detail; message.classList.add("error"); }
+  }
+
   function refresh() {
+    if (refused) return Promise.resolve();
     return api("GET").then(function (answer) {
-      if (!answer.ok) return;
-      if (config.scoreboard) {
-        var s = answer.body.session;
-        var mark = [s.deals, s.last_deal, s.status].join("/");
-        if (seen !== null && mark !== seen) swapScoreboard();
-        seen = mark;
+      if (!answer.ok) {
+        if (seatPage && (answer.status === 403 || answer.status === 404)) refuse(reason(answer.body));
         return;
       }
+      if (config.scoreboard) { scoreboardSaw(answer.body.session); return; }
       show(answer.body);
       if (seatPage && unsent) sendDraft();
     }).catch(function () { connection(t("live_offline")); });
   }
 
-  function onChanged(what) {
-    if (config.scoreboard && what === "deals") { swapScoreboard(); refresh(); return; }
-    refresh();
+  function scoreboardSaw(session) {
+    var mark = [session.deals, session.last_deal, session.status].join("/");
+    if (seen !== null && mark !== seen) swapScoreboard();
+    seen = mark;
+  }
+
+  // The state a change of the deal in progress carries is everyone's (no seat's cards):
+  // the seat's own part is added from what the page knows, or fetched when it is not
+  // enough (its conflicting cards, its entry in a deal it has not seen yet). Null: fetch.
+  function withYou(pushed) {
+    var live = pushed.live;
+    if (!seatPage || !live) return pushed;
+    var mine = live.seats.filter(function (s) { return s.seat === config.seat; })[0];
+    if (!mine || mine.conflict) return null;
+    var before = state && state.live && state.live.id === live.id ? state.live.you : null;
+    if (!before && mine.state !== "waiting") return null;
+    var you = {
+      seat: mine.seat,
+      player: mine.player,
+      entry: before ? before.entry : null,
+      submitted: mine.state === "submitted",
+      taken_over: mine.taken_over,
+      conflicts: [],
+    };
+    return { session: pushed.session, live: Object.assign({}, live, { you: you }) };
+  }
+
+  // An older state than the one shown (two writes announced out of order) is dropped.
+  function older(pushed) {
+    var now = state && state.live;
+    var next = pushed.live;
+    return !!(now && next && now.id === next.id && next.version < now.version);
+  }
+
+  var later = null; // a fetch put off, in case a change with its state follows
+  function onChanged(what, pushed) {
+    if (config.scoreboard) {
+      // The deal in progress is not on the scoreboard; a deal recorded, edited or voided,
+      // or the session closed, comes as "deals".
+      if (what === "deals") { swapScoreboard(); refresh(); }
+      return;
+    }
+    if (pushed) {
+      clearTimeout(later);
+      later = null;
+      if (older(pushed)) return;
+      var known = withYou(pushed);
+      if (known) show(known);
+      else refresh();
+      return;
+    }
+    // A recorded deal is announced as "deals" and then as "live" with the state: wait a
+    // moment for the second rather than fetch twice.
+    clearTimeout(later);
+    later = setTimeout(refresh, 400);
   }
 
   // ---- The members' controls. ----
@@ -357,7 +427,7 @@
       var error = host.querySelector(".host-error");
       function answered(answer) {
         error.hidden = answer.ok;
-        error.textContent = answer.ok ? "" : answer.body.detail || t("live_refused");
+        error.textContent = answer.ok ? "" : reason(answer.body);
         if (answer.ok) show(answer.body);
       }
       host.addEventListener("submit", function (event) {
