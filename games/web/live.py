@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -44,11 +44,13 @@ def _entry_context(session: Session) -> dict[str, Any]:
 
 @require_GET
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
-    """A seat's entry page: anyone holding the seat's link, signed in or not."""
+    """A seat's entry page: anyone holding the seat's link, signed in or not. A link that
+    cannot be used (altered, revoked, its session closed) gets a page saying why (410, as
+    an invite link's)."""
     try:
         seat = seat_links.open_seat(token)
     except seat_links.SeatLinkRefused as refused:
-        raise Http404(refused.message) from None
+        return render(request, "web/seat_refused.html", {"error": refused.message}, status=410)
     user = request.user
     member = user.is_authenticated and seat.session.group.memberships.filter(user=user).exists()
     context = {

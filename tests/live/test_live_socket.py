@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
 
@@ -82,11 +83,68 @@ def test_announcements_arrive_in_the_order_of_the_writes(session: Session, ann_u
     assert heard == ["live", "live", "live", "live", "live", "deals", "live", "deals"]
 
 
-def test_two_last_submits_at_once_record_one_deal(session: Session, ann_user: User) -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("the race needs row locks between connections (PostgreSQL)")
+class Window:
+    """Holds a last submit between reading the other seats' entries and deciding
+    (``shared_cards`` is called in between) until the other last submit is in the same
+    window too, or is seen waiting for a row lock: so the race always happens. Without the
+    locks both submits then decide on the same stale rows; with them the second one waits
+    for the first to commit before it reads anything."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.arrived = 0
+        self.counting = threading.Lock()
+        self.both_inside = threading.Event()
+        self.seen: list[str] = []  # per race: "waited for the lock" or "both inside"
+
+    def __call__(self, entries: Any) -> Any:
+        if self.armed:
+            with self.counting:
+                self.arrived += 1
+                first = self.arrived == 1
+            if first:
+                self.seen.append(self._hold())
+            else:
+                self.both_inside.set()
+        return SHARED_CARDS(entries)
+
+    def _hold(self) -> str:
+        for _ in range(1000):  # 10 s at most: then something else went wrong
+            if self.both_inside.wait(0.01):
+                return "both inside"
+            if _another_waits_for_a_lock():
+                return "waited for the lock"
+        raise AssertionError("the other last submit neither came nor waited for a lock")
+
+    def arm(self) -> None:
+        self.armed, self.arrived = True, 0
+        self.both_inside.clear()
+
+
+SHARED_CARDS = live.shared_cards
+
+
+def _another_waits_for_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        (waiting,) = cursor.fetchone()
+    return bool(waiting)
+
+
+@pytest.mark.skipif(
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+    reason="the race needs row locks between connections (CI runs it on PostgreSQL)",
+)
+def test_two_last_submits_at_once_record_one_deal(
+    session: Session, ann_user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rounds = 3
     errors: list[BaseException] = []
+    window = Window()
+    monkeypatch.setattr(live, "shared_cards", window)
 
     def last(seat: int, actor: live.Actor, start: threading.Barrier) -> None:
         try:
@@ -98,7 +156,7 @@ def test_two_last_submits_at_once_record_one_deal(session: Session, ann_user: Us
             connection.close()
 
     def race() -> None:
-        for _ in range(rounds):
+        for round_ in range(1, rounds + 1):
             live.open_live(session, member(ann_user))
             for seat in (1, 2):
                 live.submit(session, seat, hand(seat), seat_actor(session, seat))
@@ -107,15 +165,23 @@ def test_two_last_submits_at_once_record_one_deal(session: Session, ann_user: Us
                 threading.Thread(target=last, args=(seat, seat_actor(session, seat), start))
                 for seat in (3, 4)
             ]
+            window.arm()
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
+            window.armed = False
+            recorded = Deal.objects.filter(session=session).count()
+            assert (errors, recorded) == ([], round_), (
+                f"race {round_}: {recorded - round_ + 1} deals recorded for it; "
+                f"the first last submit's wait: {window.seen[-1]}; errors: {errors}"
+            )
 
     # Each round: open, two submits, two last submits (one of them records: deals + live).
     heard = _follow(session, race, rounds * 6)
 
-    assert errors == []
+    # Every race was a real one: the second last submit waited for the first one's locks.
+    assert window.seen == ["waited for the lock"] * rounds
     assert Deal.objects.filter(session=session).count() == rounds
     assert heard.count("deals") == rounds
     assert session.live_deals.filter(status="recorded").count() == rounds

@@ -166,6 +166,7 @@ def test_pages_with_errors_and_other_answers_carry_the_policy_too(
         as_alice.post(f"/sessions/{played.pk}/deal/", {}),  # the form with its errors
         as_alice.get(f"/sessions/{played.pk}/ledger/{players['Ann'].pk}.csv"),
         Client().get("/api/v1/presets/"),  # JSON
+        Client().get("/seat/not-a-seat-link/"),  # a seat link that cannot be used (410)
     ]
 
     for answer in answers:

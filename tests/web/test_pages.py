@@ -27,6 +27,7 @@ def urls(session: Session, group: Group) -> list[str]:
         f"/groups/{g}/sessions/new/",
         f"/sessions/{s}/",
         f"/sessions/{s}/deal/",
+        f"/sessions/{s}/live/",
         f"/sessions/{s}/summary/",
         f"/sessions/{s}/deals/1/edit/",
     ]
