@@ -123,6 +123,7 @@ def test_a_hand_the_host_typed_stays_the_seats_own(session: Session, ann_user: U
         "player": "Di",
         "state": "submitted",
         "by": "phone",
+        "taken_over": False,
         "conflict": False,
     }
 
