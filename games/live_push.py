@@ -21,6 +21,9 @@ pages still poll.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -42,10 +45,38 @@ def session_group(session_id: int) -> str:
     return f"session-{session_id}"
 
 
+# While a live API view writes: the sessions whose deal in progress changed, which the
+# view announces itself with the state it reads for its answer (``collected_live``).
+_collecting: ContextVar[list[int] | None] = ContextVar("live_collecting", default=None)
+
+
+@contextmanager
+def collected_live() -> Iterator[list[int]]:
+    """Within: a change of the deal in progress is not announced but collected (its
+    session's id), for the caller to send with the state it reads anyway
+    (``announce_state``), rather than reading the same state twice."""
+    collected: list[int] = []
+    token = _collecting.set(collected)
+    try:
+        yield collected
+    finally:
+        _collecting.reset(token)
+
+
+def announce_state(session_id: int, state: dict[str, Any]) -> None:
+    """Once the response is out, tell the session's followers that the deal in progress
+    changed, with ``state``: its public state, read after the change was committed."""
+    after_response(lambda: publish(session_id, "live", state))
+
+
 def announce(session_id: int, what: str = "deals") -> None:
     """Once the current transaction commits, tell the session's followers that ``what``
     changed (``"deals"``: the scoreboard; ``"live"``: the deal in progress, with its
     public state)."""
+    collecting = _collecting.get()
+    if what == "live" and collecting is not None:
+        collecting.append(session_id)
+        return
 
     def committed() -> None:
         state = _public_state(session_id) if what == "live" else None

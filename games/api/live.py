@@ -23,12 +23,13 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games import live_push
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.reports import user_session
 from games.api.seat_auth import MemberOrSeat, SeatTokenAuthentication
 from games.errors import error_body
 from games.models import Player, SeatLink, Session
-from games.reports.live_state import live_state
+from games.reports.live_state import live_state, public_part, public_state
 from games.services import live, seat_links
 from games.services.live import Actor, LiveConflict
 from games.services.seat_links import Seat
@@ -86,6 +87,23 @@ def _viewer(session: Session, actor: Actor) -> int | None:
 
 def _state(session: Session, actor: Actor, code: int = status.HTTP_200_OK) -> Response:
     return Response(live_state(session, _viewer(session, actor)), status=code)
+
+
+def _changing(session: Session, actor: Actor, change: Any) -> tuple[Any, dict[str, Any]]:
+    """Run ``change`` (a write of the deal in progress) and read the STATE to answer; the
+    followers are told with its public part (read once for both: games.live_push). A
+    refused write still tells them what it changed (a refused submit keeps its draft)."""
+    with live_push.collected_live() as changed:
+        try:
+            outcome = change()
+        except BaseException:
+            if changed:
+                live_push.announce_state(session.pk, public_state(session))
+            raise
+    state = live_state(session, _viewer(session, actor))
+    if changed:
+        live_push.announce_state(session.pk, public_part(state))
+    return outcome, state
 
 
 def _conflict(refused: LiveConflict) -> Response:
@@ -150,10 +168,12 @@ def live_detail(request: Request, pk: int) -> Response:
     session, actor = _session(request, pk)
     if request.method == "POST":
         try:
-            _opened, created = live.open_live(session, actor)
+            (_opened, created), state = _changing(
+                session, actor, lambda: live.open_live(session, actor)
+            )
         except LiveConflict as refused:
             return _conflict(refused)
-        return _state(session, actor, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return Response(state, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
     return _state(session, actor)
 
 
@@ -164,10 +184,10 @@ def _write(request: Request, pk: int, action: Any, *args: Any, entry: bool = Fal
     if entry:
         args = (*args, _entry(request))
     try:
-        action(session, *args, actor)
+        _done, state = _changing(session, actor, lambda: action(session, *args, actor))
     except LiveConflict as refused:
         return _conflict(refused)
-    return _state(session, actor)
+    return Response(state)
 
 
 def _entry(request: Request) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Count, Max
 from django.urls import reverse
 
 from games.engine.rules import decimal_text
@@ -31,20 +32,30 @@ def public_state(session: Session) -> dict[str, Any]:
     return _state_for(session, None, public=True)
 
 
+def public_part(state: dict[str, Any]) -> dict[str, Any]:
+    """A viewer's STATE without their own seat: ``public_state`` of the same moment."""
+    live = state.get("live")
+    return state if live is None else {**state, "live": {**live, "you": None}}
+
+
 def _state_for(session: Session, viewer: int | None, *, public: bool) -> dict[str, Any]:
-    active = session.deals.filter(status=Deal.Status.ACTIVE)
-    last = active.order_by("-number").values_list("number", flat=True).first()
-    fresh = Session.objects.filter(pk=session.pk).values_list("status", flat=True).first()
-    head = {"id": session.pk, "status": fresh or session.status, "deals": active.count()}
-    live = LiveDeal.objects.filter(session=session).select_related("deal").order_by("-pk").first()
-    shown = None if live is None else _live(session, live, None if public else viewer)
-    return {"session": {**head, "last_deal": last}, "live": shown}
+    counted = session.deals.filter(status=Deal.Status.ACTIVE).aggregate(
+        deals=Count("pk"), last=Max("number")
+    )
+    fresh = Session.objects.filter(pk=session.pk).values_list("status", flat=True)[:1]
+    status = next(iter(fresh), session.status)
+    head = {"id": session.pk, "status": status, "deals": counted["deals"]}
+    live = LiveDeal.objects.filter(session=session).select_related("deal").order_by("-pk")[:1]
+    latest = next(iter(live), None)
+    shown = None if latest is None else _live(session, latest, None if public else viewer)
+    return {"session": {**head, "last_deal": counted["last"]}, "live": shown}
 
 
 def _live(session: Session, live: LiveDeal, viewer: int | None) -> dict[str, Any]:
-    entries = {e.player_id: e for e in LiveEntry.objects.filter(live_deal=live)}
-    seat_of = dict(session.seats.values_list("player_id", "seat"))
-    names = session.seat_names()
+    entries = {e.player_id: e for e in LiveEntry.objects.filter(live_deal=live).order_by()}
+    seated = list(session.seats.order_by("seat").values_list("player_id", "seat", "name"))
+    seat_of = {player: seat for player, seat, _ in seated}
+    names = {player: name for player, _, name in seated}
     shared = shared_cards({seat_of[p]: e.entry for p, e in entries.items() if p in seat_of})
     seats = []
     for player_id, name in names.items():

@@ -109,3 +109,43 @@ def test_a_member_removed_from_the_group_stops_hearing_it(
     closed, _ = async_to_sync(run)()
 
     assert closed == {"type": "websocket.close", "code": 4403}
+
+
+def test_a_write_through_the_api_is_announced_once_with_the_state_it_answered(
+    session: Session, ann_user: User
+) -> None:
+    from rest_framework.test import APIClient
+
+    def phone(seat: int) -> APIClient:
+        client = APIClient()
+        client.credentials(HTTP_X_SEAT_TOKEN=seat_token(session, seat))
+        return client
+
+    base = f"/api/v1/sessions/{session.pk}/live/"
+    path = _seat_path(session, 1)
+    answers: list[Any] = []
+
+    def writes() -> None:
+        answers.append(phone(1).post(base))
+        answers.append(phone(2).post(f"{base}seats/2/submit/", {"entry": hand(2)}, format="json"))
+        clash = {**hand(3), "front": HANDS["B"]["front"]}  # Bob's cards
+        answers.append(phone(3).post(f"{base}seats/3/submit/", {"entry": clash}, format="json"))
+
+    async def follow() -> list[dict[str, Any]]:
+        communicator, connected, _ = await _open(path, _headers(None))
+        assert connected
+        await database_sync_to_async(writes)()
+        heard = [await communicator.receive_json_from(timeout=5) for _ in range(3)]
+        assert await communicator.receive_nothing(timeout=0.3)
+        await communicator.disconnect()
+        return heard
+
+    heard = async_to_sync(follow)()
+
+    assert [a.status_code for a in answers] == [201, 200, 409]
+    assert [m["what"] for m in heard] == ["live"] * 3
+    for answer, message in zip(answers[:2], heard, strict=False):
+        assert message["state"]["live"] == {**answer.json()["live"], "you": None}
+    # The refused submit kept Cy's draft: everyone hears that two seats clash.
+    clashing = [s["conflict"] for s in heard[2]["state"]["live"]["seats"]]
+    assert clashing == [False, True, True, False]
