@@ -322,9 +322,11 @@ async def drive(port: int, web_port: int, tables_made: list[dict[str, Any]]) -> 
     fetches = sum(p.fetches for p in phones)
     pushed = sum(p.pushed for p in phones)
     failures = [f for p in phones for f in p.failures]
+    # Each deal: the open and the four submits, each announced with the state to each phone.
+    expected = 5 * DEALS * len(phones)
     print(
-        f"  changes heard with their state: {pushed}; fetches: {fetches}, the first included"
-        f" ({len(failures)} failed fetches or dropped sockets)"
+        f"  changes heard with their state: {pushed} of {expected}; fetches: {fetches}, the"
+        f" first included ({len(failures)} failed fetches or dropped sockets)"
     )
     for kind in sorted(set(failures))[:5]:
         print(f"    {failures.count(kind)} x {kind[:200]}")

@@ -376,9 +376,14 @@ CHANNEL_LAYERS = {
         # for a socket's next message (BZPOPMIN): an idle socket's wait then ends in a
         # TimeoutError that closes it, and a message popped just then is lost
         # (tests/live/test_redis_layer.py). Reads may take longer than that wait.
+        # ``capacity``: all the sockets one process holds share one queue in Redis, and an
+        # announcement sent to a full queue is dropped (logged at INFO only). The default
+        # (100) dropped a burst of 50 tables' announcements to one Daphne process
+        # (benchmarks/live_table.py); each waiting announcement is about a kilobyte.
         "CONFIG": {
             "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}],
             "prefix": "scorekeeper",
+            "capacity": env_int("CHANNEL_LAYER_CAPACITY", default=2000, minimum=1),
         },
     }
     if CHANNEL_LAYER_URL

@@ -168,3 +168,33 @@ def test_an_idle_socket_still_hears_the_next_deal(session: Session, ann_user: Us
         )
 
     assert follow_while(session, ann_user, after_a_quiet_while)["what"] == "deals"
+
+
+def test_a_burst_of_announcements_to_one_process_is_not_dropped() -> None:
+    """All the sockets of one process share one queue in Redis: with channels-redis's
+    default capacity (100), 50 tables' announcements at once to one Daphne process were
+    dropped (benchmarks/live_table.py). The settings give room for such a burst."""
+    burst = 300
+
+    async def run() -> int:
+        layer = RedisChannelLayer(**LAYER_CONFIG)
+        group = "burst-test"
+        channels = [await layer.new_channel() for _ in range(4)]
+        for channel in channels:
+            await layer.group_add(group, channel)
+        try:
+            for k in range(burst):
+                await layer.group_send(group, {"type": live_push.CHANGED, "what": str(k)})
+            got = 0
+            for channel in channels:
+                for _ in range(burst):
+                    await asyncio.wait_for(layer.receive(channel), 10)
+                    got += 1
+            return got
+        finally:
+            for channel in channels:
+                await layer.group_discard(group, channel)
+            await layer.flush()
+
+    assert LAYER_CONFIG["capacity"] >= 1000
+    assert async_to_sync(run)() == 4 * burst
