@@ -12,29 +12,10 @@ from django.contrib.auth.models import User
 
 from games.models import Session
 from games.services import live
-from tests.conftest import skip_or_fail
 from tests.live.helpers import hand, member, seat_actor, seat_token
 from tests.live.test_push import _headers, _open
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-REDIS = "redis://127.0.0.1:6379/5"
-
-
-@pytest.fixture
-def redis_layer(settings: Any) -> None:
-    import redis
-
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
-    except redis.RedisError as error:
-        skip_or_fail(f"no Redis at {REDIS}: {error}")
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS], "prefix": "scorekeeper-test-live"},
-        }
-    }
 
 
 def test_a_seat_and_a_member_hear_the_deal_through_redis(

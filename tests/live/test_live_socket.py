@@ -21,7 +21,7 @@ from games.services import live, seat_links
 from tests.live.helpers import hand, member, seat_actor, seat_token
 from tests.live.test_push import _headers, _open
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("either_layer")]
 
 
 def _attempt(path: str) -> tuple[bool, int | None]:

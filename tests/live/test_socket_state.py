@@ -19,7 +19,7 @@ from tests.live.helpers import hand, member, seat_actor, seat_token
 from tests.live.test_push import _headers, _open
 from tests.services.hands import HANDS
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("either_layer")]
 
 
 def _seat_path(session: Session, seat: int) -> str:
