@@ -13,10 +13,13 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+
+from games import hot_sql
 
 # How long a use may go unrecorded: ``last_used`` is written at most once a minute per
 # token, not on every request.
@@ -65,8 +68,18 @@ class DeviceToken(models.Model):
 
     @classmethod
     def for_key(cls, key: str) -> DeviceToken | None:
-        """The token whose key this is, with its user; None for no token's key."""
-        return cls.objects.select_related("user").filter(key_hash=key_hash(key)).first()
+        """The token whose key this is, with its user; None for no token's key. Every API
+        request asks: one prepared statement, its SQL made once (``games.hot_sql``)."""
+        user_model = get_user_model()
+        token_columns, user_columns = hot_sql.columns(cls), hot_sql.columns(user_model)
+        with hot_sql.prepared_cursor() as cursor:
+            cursor.execute(_token_sql(), [key_hash(key)])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        token = token_columns.instance(row[: token_columns.width])
+        token.user = user_columns.instance(row[token_columns.width :])
+        return token
 
     def record_use(self) -> None:
         """Note that the token was just used (to the minute, to spare the writes)."""
@@ -74,3 +87,16 @@ class DeviceToken(models.Model):
         if self.last_used is None or now - self.last_used >= LAST_USED_STEP:
             DeviceToken.objects.filter(pk=self.pk).update(last_used=now)
             self.last_used = now
+
+
+def _token_sql() -> str:
+    """The token with its user, by the key's hash (a unique column: one row or none)."""
+    user_model = get_user_model()
+    name = connection.ops.quote_name
+    tokens, users = hot_sql.quoted(DeviceToken), hot_sql.quoted(user_model)
+    user_id, pk = DeviceToken._meta.get_field("user").column, str(user_model._meta.pk.column)
+    return (
+        f"SELECT {hot_sql.columns(DeviceToken).sql}, {hot_sql.columns(user_model).sql}"
+        f" FROM {tokens} INNER JOIN {users} ON {users}.{name(pk)} = {tokens}.{name(user_id)}"
+        f" WHERE {tokens}.{name('key_hash')} = %s"
+    )

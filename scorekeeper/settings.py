@@ -77,6 +77,9 @@ def env_url(name: str, schemes: frozenset[str]) -> str | None:
     return value
 
 
+POSTGRESQL = "scorekeeper.postgresql"
+
+
 def env_database(name: str, default: dict[str, Any]) -> dict[str, Any]:
     """A Django DATABASES entry from a database URL (SQLite or PostgreSQL only)."""
     url = env_url(name, DATABASE_SCHEMES)
@@ -90,6 +93,10 @@ def env_database(name: str, default: dict[str, Any]) -> dict[str, Any]:
         raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from exc
     if not config.get("NAME"):
         raise ImproperlyConfigured(f"{name} names no database (the path after the host).")
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend, with a health check that needs no round trip and prepared
+        # statements for the deal path (scorekeeper/postgresql/base.py).
+        config["ENGINE"] = POSTGRESQL
     return config
 
 
@@ -495,7 +502,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # hands counts towards the visibility timeout too, and would be handed to a second one.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"]["ENGINE"] == POSTGRESQL:
     # A database that does not answer (restarting, unreachable) fails a request in
     # seconds instead of holding a web worker until the operating system gives up.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(

@@ -103,7 +103,7 @@ def test_env_database_reads_postgres(monkeypatch: pytest.MonkeyPatch) -> None:
 
     config = env_database("DATABASE_URL", default=SQLITE)
 
-    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert config["ENGINE"] == "scorekeeper.postgresql"
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("scores", "ann", "secret")
     assert (config["HOST"], config["PORT"]) == ("db.example", 5433)
 

@@ -13,6 +13,7 @@ from typing import Any
 import django_filters
 from django.conf import settings
 from django.db.models import F, Prefetch, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -27,7 +28,7 @@ from games.api.groups import current_user, member_groups, validated
 from games.errors import ServiceError
 from games.models import Deal, DealRevision, Player, Session, SessionSeat
 from games.permissions import remember_role
-from games.services.deal_write import with_deal_table
+from games.services.deal_write import session_for_deal
 from games.services.names import same_as
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -147,14 +148,18 @@ class DealViewSet(
         the same query, so the services' membership check needs none."""
         if not hasattr(self, "_session"):
             user = current_user(self.request)
-            sessions: QuerySet[Session] = (
-                Session.objects.filter(group__memberships__user=user)
-                .annotate(viewer_role=F("group__memberships__role"))
-                .select_related("group")
-            )
-            if self.action == "create":  # the seats and stakes a deal is scored with
-                sessions = with_deal_table(sessions)
-            self._session = get_object_or_404(sessions, pk=self.kwargs["session_pk"])
+            if self.action == "create":  # with the seats and stakes a deal is scored with
+                found = session_for_deal(user, int(self.kwargs["session_pk"]))
+                if found is None:
+                    raise Http404
+                self._session = found
+            else:
+                sessions: QuerySet[Session] = (
+                    Session.objects.filter(group__memberships__user=user)
+                    .annotate(viewer_role=F("group__memberships__role"))
+                    .select_related("group")
+                )
+                self._session = get_object_or_404(sessions, pk=self.kwargs["session_pk"])
             remember_role(self._session.group, user, self._session.__dict__["viewer_role"])
         return self._session
 

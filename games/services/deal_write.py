@@ -19,6 +19,7 @@ a transaction of six statements. Here:
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from decimal import Decimal
@@ -26,12 +27,21 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
-from django.db.models import QuerySet, TextField
+from django.db.models import Field, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
+from games import hot_sql
 from games.engine import ScoreError
 from games.engine.games import GAMES
-from games.models import Deal, LedgerEntry, PairStake, Session, SessionSeat
+from games.models import (
+    Deal,
+    Group,
+    LedgerEntry,
+    Membership,
+    PairStake,
+    Session,
+    SessionSeat,
+)
 
 
 class DealTable(NamedTuple):
@@ -41,13 +51,13 @@ class DealTable(NamedTuple):
     last: tuple[int, int | None] | None  # the last deal's (number, dealer), None before one
 
 
-def _quoted(model: type[Any]) -> str:
-    return str(connection.ops.quote_name(model._meta.db_table))
+_quoted = hot_sql.quoted
 
 
-def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
-    """``sessions`` with each one's seats and its group's pair stakes read in the same
-    query (as JSON text), for ``deal_table`` to take without a query of its own."""
+def _table_sql() -> list[tuple[str, str]]:
+    """The columns ``with_deal_table`` adds, as (name, SQL) pairs: subqueries on the
+    session's table (under its own name) giving the seats, the group's pair stakes and
+    the last deal's (number, dealer) as JSON text."""
     seats, stakes, session = _quoted(SessionSeat), _quoted(PairStake), _quoted(Session)
     deals = _quoted(Deal)
     if connection.vendor == "postgresql":
@@ -67,10 +77,58 @@ def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
         f"SELECT CAST({row}(d.number, d.dealer) AS TEXT) FROM {deals} d"
         f" WHERE d.session_id = {session}.id ORDER BY d.number DESC LIMIT 1"
     )
+    return [
+        ("deal_table_seats", seats_sql),
+        ("deal_table_stakes", stakes_sql),
+        ("deal_table_last", last_sql),
+    ]
+
+
+def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
+    """``sessions`` with each one's seats and its group's pair stakes read in the same
+    query (as JSON text), for ``deal_table`` to take without a query of its own."""
     return sessions.annotate(
-        deal_table_seats=RawSQL(seats_sql, (), output_field=TextField()),
-        deal_table_stakes=RawSQL(stakes_sql, (), output_field=TextField()),
-        deal_table_last=RawSQL(last_sql, (), output_field=TextField()),
+        **{name: RawSQL(sql, (), output_field=TextField()) for name, sql in _table_sql()}
+    )
+
+
+_BIGGEST_ID = 2**63 - 1
+
+
+def session_for_deal(user: User, session_pk: int) -> Session | None:
+    """The session a deal is about to be recorded into, None unless ``user`` belongs to
+    its group: with its group, the user's role (``viewer_role``) and ``with_deal_table``'s
+    columns, as the ORM would read them, in one prepared statement whose SQL is made once
+    (``games.hot_sql``: compiling the same query with the ORM costs more than running it).
+    """
+    if not 0 < session_pk <= _BIGGEST_ID:
+        return None
+    session_columns, group_columns = hot_sql.columns(Session), hot_sql.columns(Group)
+    with hot_sql.prepared_cursor() as cursor:
+        cursor.execute(_session_sql(), [user.pk, session_pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    session = session_columns.instance(row[: session_columns.width])
+    rest = row[session_columns.width :]
+    session.group = group_columns.instance(rest[: group_columns.width])
+    role, *table = rest[group_columns.width :]
+    session.__dict__["viewer_role"] = role
+    for (name, _), value in zip(_table_sql(), table, strict=True):
+        session.__dict__[name] = value
+    return session
+
+
+def _session_sql() -> str:
+    name = connection.ops.quote_name
+    sessions, groups, members = _quoted(Session), _quoted(Group), _quoted(Membership)
+    table = ", ".join(f"({sql})" for _, sql in _table_sql())
+    return (
+        f"SELECT {hot_sql.columns(Session).sql}, {hot_sql.columns(Group).sql},"
+        f" {members}.{name('role')}, {table}"
+        f" FROM {sessions} INNER JOIN {groups} ON {groups}.id = {sessions}.group_id"
+        f" INNER JOIN {members} ON {members}.group_id = {sessions}.group_id"
+        f" AND {members}.user_id = %s WHERE {sessions}.id = %s"
     )
 
 
@@ -162,36 +220,17 @@ def insert_at_once(
         dealer=dealer,
         created_by=by,
     )
-    columns, values, params = [], [], []
-    for field in Deal._meta.local_concrete_fields:
-        if field.primary_key:
-            continue
-        columns.append(connection.ops.quote_name(str(field.column)))
-        if field.attname == "number":
-            values.append("num.last_deal_number")
-            continue
-        values.append(f"CAST(%s AS {field.db_type(connection)})")
-        params.append(field.get_db_prep_save(field.pre_save(deal, True), connection))
-    kinds = {f.attname: f.db_type(connection) for f in LedgerEntry._meta.local_concrete_fields}
+    sql, fields = _insert_sql()
+    params = [field.get_db_prep_save(field.pre_save(deal, True), connection) for field in fields]
     arrays = [
         [entry.player_a_id for entry in ledger],
         [entry.player_b_id for entry in ledger],
         [entry.units for entry in ledger],
         [entry.money for entry in ledger],
     ]
-    sql = (
-        f"WITH num AS (UPDATE {_quoted(Session)} SET last_deal_number = last_deal_number + 1"
-        " WHERE id = %s AND status = %s RETURNING last_deal_number),"
-        f" deal AS (INSERT INTO {_quoted(Deal)} ({', '.join(columns)})"
-        f" SELECT {', '.join(values)} FROM num RETURNING id, number),"
-        f" ledger AS (INSERT INTO {_quoted(LedgerEntry)}"
-        " (kind, deal_id, player_a_id, player_b_id, units, money)"
-        " SELECT %s, deal.id, l.a, l.b, l.u, l.m FROM deal, unnest("
-        f"CAST(%s AS {kinds['player_a_id']}[]), CAST(%s AS {kinds['player_b_id']}[]),"
-        f" CAST(%s AS {kinds['units']}[]), CAST(%s AS {kinds['money']}[])) AS l(a, b, u, m))"
-        " SELECT id, number FROM deal"
-    )
-    params = [session.pk, Session.Status.OPEN, *params, LedgerEntry.Kind.DEAL, *arrays]
+    # Plain strings: the statement binds on the server, where an enum would be sent by name.
+    open_, kind = str(Session.Status.OPEN.value), str(LedgerEntry.Kind.DEAL.value)
+    params = [session.pk, open_, *params, kind, *arrays]
     try:
         if connection.in_atomic_block:  # (a test's transaction): a failure must not end it
             with transaction.atomic():
@@ -208,8 +247,38 @@ def insert_at_once(
     return deal
 
 
+@functools.cache
+def _insert_sql() -> tuple[str, list[Field[Any, Any]]]:
+    """``insert_at_once``'s statement (PostgreSQL's), made once, and the deal's fields
+    whose values it takes, in order."""
+    columns, values, fields = [], [], []
+    for field in Deal._meta.local_concrete_fields:
+        if field.primary_key:
+            continue
+        columns.append(connection.ops.quote_name(str(field.column)))
+        if field.attname == "number":
+            values.append("num.last_deal_number")
+            continue
+        values.append(f"CAST(%s AS {field.db_type(connection)})")
+        fields.append(field)
+    kinds = {f.attname: f.db_type(connection) for f in LedgerEntry._meta.local_concrete_fields}
+    sql = (
+        f"WITH num AS (UPDATE {_quoted(Session)} SET last_deal_number = last_deal_number + 1"
+        " WHERE id = %s AND status = %s RETURNING last_deal_number),"
+        f" deal AS (INSERT INTO {_quoted(Deal)} ({', '.join(columns)})"
+        f" SELECT {', '.join(values)} FROM num RETURNING id, number),"
+        f" ledger AS (INSERT INTO {_quoted(LedgerEntry)}"
+        " (kind, deal_id, player_a_id, player_b_id, units, money)"
+        " SELECT %s, deal.id, l.a, l.b, l.u, l.m FROM deal, unnest("
+        f"CAST(%s AS {kinds['player_a_id']}[]), CAST(%s AS {kinds['player_b_id']}[]),"
+        f" CAST(%s AS {kinds['units']}[]), CAST(%s AS {kinds['money']}[])) AS l(a, b, u, m))"
+        " SELECT id, number FROM deal"
+    )
+    return sql, fields
+
+
 def _execute(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
-    with connection.cursor() as cursor:
+    with hot_sql.prepared_cursor() as cursor:
         cursor.execute(sql, params)
         row: tuple[Any, ...] | None = cursor.fetchone()
     return row

@@ -1,0 +1,73 @@
+"""Reading rows on the paths every request takes, without the ORM's cost per query.
+
+Building a query with the ORM costs more than running it: compiling the token lookup or
+the session read takes about half a millisecond of Python each, every request, for SQL
+that never changes. Here the SQL is written once per process from the models' own column
+lists, the rows are turned into model instances with the same converters the ORM applies
+(``Model.from_db``), and on PostgreSQL the statements are prepared, so the server plans
+them once per connection too (``scorekeeper.postgresql``).
+
+Only for reads whose shape is fixed: the device token with its user, and the session a
+deal is recorded into (``games.services.deal_write``). Everything else uses the ORM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+from django.db import connection
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+
+def prepared_cursor() -> Any:
+    """A cursor whose statements PostgreSQL prepares (``scorekeeper.postgresql``); a
+    plain cursor on another database or backend."""
+    prepared = getattr(connection, "prepared_cursor", None)
+    return prepared() if prepared is not None else connection.cursor()
+
+
+def quoted(model: type[Model]) -> str:
+    """The model's table name, quoted for SQL."""
+    return str(connection.ops.quote_name(model._meta.db_table))
+
+
+class Columns(Generic[M]):
+    """A model's concrete columns, under its table's name: the SQL that selects them and
+    the conversion of their values back into an instance, as the ORM does."""
+
+    def __init__(self, model: type[M]) -> None:
+        self.model = model
+        table = quoted(model)
+        fields = model._meta.concrete_fields
+        self.attnames = [field.attname for field in fields]
+        self.sql = ", ".join(f"{table}.{connection.ops.quote_name(str(f.column))}" for f in fields)
+        self.width = len(fields)
+        self.converters: list[tuple[int, list[Any], Any]] = []
+        for index, field in enumerate(fields):
+            column = field.get_col(model._meta.db_table)
+            found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            if found:
+                self.converters.append((index, found, column))
+
+    def instance(self, values: Sequence[Any]) -> M:
+        """An instance from this model's values, in column order (the ORM's conversions
+        applied: dates on SQLite, JSON, decimals)."""
+        row = list(values)
+        for index, converters, column in self.converters:
+            for convert in converters:
+                row[index] = convert(row[index], column, connection)
+        return self.model.from_db(connection.alias, self.attnames, row)
+
+
+_columns: dict[tuple[str, type[Model]], Columns[Any]] = {}
+
+
+def columns(model: type[M]) -> Columns[M]:
+    """``Columns(model)``, made once per database vendor."""
+    key = (connection.vendor, model)
+    if key not in _columns:
+        _columns[key] = Columns(model)
+    return _columns[key]
