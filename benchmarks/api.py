@@ -312,8 +312,9 @@ def run(client: Client, database_url: str, kind: str, broker: str | None, round_
         " under 6 ms on PostgreSQL; before it 7.5-12.6 ms)"
     )
     print(
-        f"  database round trips a deal: {count} ({kinds}), plus Django's connection health"
-        " check (SELECT 1, once a request); before issue 18: nine; target: at most three"
+        f"  database round trips a deal: {count} ({kinds}); the health check of a reused"
+        " connection reads its socket and sends nothing (scorekeeper.postgresql); before"
+        " issue 18: nine, and a SELECT 1; target: at most three"
     )
 
     shared = new_session(client, group["id"])

@@ -1,10 +1,10 @@
 """Recording a deal costs few database round trips (issue 18).
 
 Counted with Django's CaptureQueriesContext, which logs every statement the request sends,
-BEGIN, COMMIT and SAVEPOINT included (Django logs those too). Not counted: Django's
-connection health check (a ``SELECT 1`` on a connection reused by a new request, with
-CONN_HEALTH_CHECKS on, once per request whatever it does) and a device token's
-``last_used`` (written at most once a minute per token: the warm-up request takes it).
+BEGIN, COMMIT and SAVEPOINT included (Django logs those too). The connection's health check
+sends nothing on a sound connection (scorekeeper.postgresql; tests/deploy/
+test_postgres_backend.py). Not counted: a device token's ``last_used`` (written at most
+once a minute per token: the warm-up request takes it).
 """
 
 from __future__ import annotations
