@@ -13,7 +13,7 @@ deal is recorded into (``games.services.deal_write``). Everything else uses the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
 from django.db import connection
@@ -71,14 +71,3 @@ def columns(model: type[M]) -> Columns[M]:
     if key not in _columns:
         _columns[key] = Columns(model)
     return _columns[key]
-
-
-_statements: dict[tuple[str, Callable[[], str]], str] = {}
-
-
-def statement(build: Callable[[], str]) -> str:
-    """The SQL ``build()`` writes, written once per database vendor."""
-    key = (connection.vendor, build)
-    if key not in _statements:
-        _statements[key] = build()
-    return _statements[key]

@@ -73,7 +73,7 @@ class DeviceToken(models.Model):
         user_model = get_user_model()
         token_columns, user_columns = hot_sql.columns(cls), hot_sql.columns(user_model)
         with hot_sql.prepared_cursor() as cursor:
-            cursor.execute(hot_sql.statement(_token_sql), [key_hash(key)])
+            cursor.execute(_token_sql(), [key_hash(key)])
             row = cursor.fetchone()
         if row is None:
             return None

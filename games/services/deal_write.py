@@ -54,10 +54,6 @@ class DealTable(NamedTuple):
 _quoted = hot_sql.quoted
 
 
-# The columns with_deal_table adds, which deal_table takes.
-_TABLE_COLUMNS = ("deal_table_seats", "deal_table_stakes", "deal_table_last")
-
-
 def _table_sql() -> list[tuple[str, str]]:
     """The columns ``with_deal_table`` adds, as (name, SQL) pairs: subqueries on the
     session's table (under its own name) giving the seats, the group's pair stakes and
@@ -81,7 +77,11 @@ def _table_sql() -> list[tuple[str, str]]:
         f"SELECT CAST({row}(d.number, d.dealer) AS TEXT) FROM {deals} d"
         f" WHERE d.session_id = {session}.id ORDER BY d.number DESC LIMIT 1"
     )
-    return list(zip(_TABLE_COLUMNS, (seats_sql, stakes_sql, last_sql), strict=True))
+    return [
+        ("deal_table_seats", seats_sql),
+        ("deal_table_stakes", stakes_sql),
+        ("deal_table_last", last_sql),
+    ]
 
 
 def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
@@ -105,7 +105,7 @@ def session_for_deal(user: User, session_pk: int) -> Session | None:
         return None
     session_columns, group_columns = hot_sql.columns(Session), hot_sql.columns(Group)
     with hot_sql.prepared_cursor() as cursor:
-        cursor.execute(hot_sql.statement(_session_sql), [user.pk, session_pk])
+        cursor.execute(_session_sql(), [user.pk, session_pk])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -114,7 +114,7 @@ def session_for_deal(user: User, session_pk: int) -> Session | None:
     session.group = group_columns.instance(rest[: group_columns.width])
     role, *table = rest[group_columns.width :]
     session.__dict__["viewer_role"] = role
-    for name, value in zip(_TABLE_COLUMNS, table, strict=True):
+    for (name, _), value in zip(_table_sql(), table, strict=True):
         session.__dict__[name] = value
     return session
 
