@@ -7,9 +7,10 @@ then through the REST API: one client records deals one after another (latency m
 and p95), then several clients record at once, into one shared session and into a
 session each (deals per second). Targets: median under 15 ms per deal.
 
-Each deal queues its arrangement review (a Celery task). As in production, the server
-gets a broker (the local Redis, database BENCH_REDIS_DB, emptied before and after) and
-the reviews wait there while the web figures are taken; then one worker starts and the
+Each deal queues its arrangement review (a Celery task) and announces itself to the pages
+that follow the session (the channel layer). As in production, the server gets a broker,
+a channel layer and a cache (the local Redis, database BENCH_REDIS_DB, emptied before and
+after) and the reviews wait there while the web figures are taken; then one worker starts and the
 time it takes to review every deal is reported. Without Redis the tasks run inline in
 the web process, as in the embedded default, and the figures say so.
 """
@@ -143,7 +144,9 @@ def main() -> None:
         if broker is None:
             env.pop("CELERY_BROKER_URL", None)
         else:
-            env["CELERY_BROKER_URL"] = broker
+            # As the production recipe: the broker, the live updates' channel layer and
+            # the cache in Redis (each deal announces itself to the pages that follow).
+            env.update(CELERY_BROKER_URL=broker, CHANNEL_LAYER_URL=broker, CACHE_URL=broker)
         manage = [sys.executable, "manage.py"]
         subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
         made = subprocess.run(
@@ -290,7 +293,11 @@ def run(client: Client, database_url: str, kind: str, broker: str | None, round_
         client.post(f"/groups/{group['id']}/players/", {"name": name})
     session = new_session(client, group["id"])
     database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
-    tasks = "reviews queued in Redis" if broker else "reviews run inline: no Redis"
+    tasks = (
+        "reviews queued and live updates sent through Redis"
+        if broker
+        else "reviews run inline: no Redis"
+    )
     print(
         f"recording deals through the REST API ({kind}, {database}, {tasks});"
         f" sum(range(100)) takes {machine_speed():.2f} us"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime
 import hashlib
 import secrets
+from collections.abc import Sequence
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -70,16 +72,12 @@ class DeviceToken(models.Model):
     def for_key(cls, key: str) -> DeviceToken | None:
         """The token whose key this is, with its user; None for no token's key. Every API
         request asks: one prepared statement, its SQL made once (``games.hot_sql``)."""
-        user_model = get_user_model()
-        token_columns, user_columns = hot_sql.columns(cls), hot_sql.columns(user_model)
         with hot_sql.prepared_cursor() as cursor:
-            cursor.execute(_token_sql(), [key_hash(key)])
+            cursor.execute(
+                f"SELECT {token_columns()} FROM {token_join()} WHERE {by_key()}", [key_hash(key)]
+            )
             row = cursor.fetchone()
-        if row is None:
-            return None
-        token = token_columns.instance(row[: token_columns.width])
-        token.user = user_columns.instance(row[token_columns.width :])
-        return token
+        return None if row is None else token_from(row)[0]
 
     def record_use(self) -> None:
         """Note that the token was just used (to the minute, to spare the writes)."""
@@ -89,14 +87,31 @@ class DeviceToken(models.Model):
             self.last_used = now
 
 
-def _token_sql() -> str:
-    """The token with its user, by the key's hash (a unique column: one row or none)."""
+def token_columns() -> str:
+    """The SQL selecting a token's columns and then its user's (``token_from`` reads them)."""
+    user_model = get_user_model()
+    return f"{hot_sql.columns(DeviceToken).sql}, {hot_sql.columns(user_model).sql}"
+
+
+def token_join() -> str:
+    """The tokens joined to their users, for a FROM clause."""
     user_model = get_user_model()
     name = connection.ops.quote_name
     tokens, users = hot_sql.quoted(DeviceToken), hot_sql.quoted(user_model)
     user_id, pk = DeviceToken._meta.get_field("user").column, str(user_model._meta.pk.column)
-    return (
-        f"SELECT {hot_sql.columns(DeviceToken).sql}, {hot_sql.columns(user_model).sql}"
-        f" FROM {tokens} INNER JOIN {users} ON {users}.{name(pk)} = {tokens}.{name(user_id)}"
-        f" WHERE {tokens}.{name('key_hash')} = %s"
-    )
+    return f"{tokens} INNER JOIN {users} ON {users}.{name(pk)} = {tokens}.{name(user_id)}"
+
+
+def by_key() -> str:
+    """The condition on a key's hash (a unique column: one token or none), its parameter."""
+    return f"{hot_sql.quoted(DeviceToken)}.{connection.ops.quote_name('key_hash')} = %s"
+
+
+def token_from(row: Sequence[Any]) -> tuple[DeviceToken, Sequence[Any]]:
+    """The token with its user from a row that begins with ``token_columns()``, and the
+    rest of the row."""
+    token_columns, user_columns = hot_sql.columns(DeviceToken), hot_sql.columns(get_user_model())
+    token = token_columns.instance(row[: token_columns.width])
+    end = token_columns.width + user_columns.width
+    token.user = user_columns.instance(row[token_columns.width : end])
+    return token, row[end:]

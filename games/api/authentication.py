@@ -10,6 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
+from games.models import Session
+from games.services.deal_write import token_and_session
 from games.tokens import DeviceToken
 
 
@@ -18,10 +20,30 @@ class DeviceTokenAuthentication(TokenAuthentication):
     DeviceToken, and its ``last_used`` is kept (to the minute)."""
 
     def authenticate_credentials(self, key: str) -> tuple[AbstractBaseUser, DeviceToken]:
-        token = DeviceToken.for_key(key)
+        return self.checked(DeviceToken.for_key(key))
+
+    @staticmethod
+    def checked(token: DeviceToken | None) -> tuple[AbstractBaseUser, DeviceToken]:
+        """The token's user and the token; AuthenticationFailed for no token or a user
+        who can no longer sign in."""
         if token is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
         token.record_use()
         return token.user, token
+
+
+class DealTokenAuthentication(DeviceTokenAuthentication):
+    """``DeviceTokenAuthentication`` for recording a deal into session ``session_pk``: the
+    token and the session are read in one statement (``token_and_session``), and the
+    session (None: no such session, or not the user's) is kept in ``session`` for the view,
+    which then reads it no more."""
+
+    def __init__(self, session_pk: int) -> None:
+        self.session_pk = session_pk
+        self.session: Session | None = None
+
+    def authenticate_credentials(self, key: str) -> tuple[AbstractBaseUser, DeviceToken]:
+        token, self.session = token_and_session(key, self.session_pk)
+        return self.checked(token)

@@ -18,12 +18,14 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import services
 from games.api import serializers as s
+from games.api.authentication import DealTokenAuthentication, DeviceTokenAuthentication
 from games.api.groups import current_user, member_groups, validated
 from games.errors import ServiceError
 from games.models import Deal, DealRevision, Player, Session, SessionSeat
@@ -149,7 +151,7 @@ class DealViewSet(
         if not hasattr(self, "_session"):
             user = current_user(self.request)
             if self.action == "create":  # with the seats and stakes a deal is scored with
-                found = session_for_deal(user, int(self.kwargs["session_pk"]))
+                found = self._read_with_token()
                 if found is None:
                     raise Http404
                 self._session = found
@@ -162,6 +164,28 @@ class DealViewSet(
                 self._session = get_object_or_404(sessions, pk=self.kwargs["session_pk"])
             remember_role(self._session.group, user, self._session.__dict__["viewer_role"])
         return self._session
+
+    def get_authenticators(self) -> list[BaseAuthentication]:
+        """For recording a deal, the device token is read with the session (one round trip
+        for both: ``DealTokenAuthentication``)."""
+        authenticators = super().get_authenticators()
+        actions = getattr(self, "action_map", {})
+        request = getattr(self, "request", None)
+        pk = getattr(self, "kwargs", {}).get("session_pk")  # none for the schema's pass
+        if request is None or actions.get(request.method.lower()) != "create" or pk is None:
+            return authenticators
+        return [
+            DealTokenAuthentication(int(pk)) if type(found) is DeviceTokenAuthentication else found
+            for found in authenticators
+        ]
+
+    def _read_with_token(self) -> Session | None:
+        """The session a deal goes into: as read with the device token that signed the
+        request in, else (a signed-in browser) on its own (``session_for_deal``)."""
+        authenticator = self.request.successful_authenticator
+        if isinstance(authenticator, DealTokenAuthentication):
+            return authenticator.session
+        return session_for_deal(current_user(self.request), int(self.kwargs["session_pk"]))
 
     def get_queryset(self) -> QuerySet[Deal]:
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular's schema pass

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -42,6 +42,7 @@ from games.models import (
     Session,
     SessionSeat,
 )
+from games.tokens import DeviceToken, by_key, key_hash, token_columns, token_from, token_join
 
 
 class DealTable(NamedTuple):
@@ -103,12 +104,64 @@ def session_for_deal(user: User, session_pk: int) -> Session | None:
     """
     if not 0 < session_pk <= _BIGGEST_ID:
         return None
-    session_columns, group_columns = hot_sql.columns(Session), hot_sql.columns(Group)
+    sessions, members = _quoted(Session), _quoted(Membership)
+    sql = (
+        f"SELECT {_session_columns()} FROM {_session_join()}"
+        f" AND {members}.user_id = %s WHERE {sessions}.id = %s"
+    )
     with hot_sql.prepared_cursor() as cursor:
-        cursor.execute(_session_sql(), [user.pk, session_pk])
+        cursor.execute(sql, [user.pk, session_pk])
+        row = cursor.fetchone()
+    return None if row is None else _session_from(row)
+
+
+def token_and_session(key: str, session_pk: int) -> tuple[DeviceToken | None, Session | None]:
+    """``DeviceToken.for_key(key)`` and, when there is such a token,
+    ``session_for_deal(token.user, session_pk)``, in one prepared statement: the two reads
+    recording a deal through the API begins with, in one round trip instead of two."""
+    if not 0 < session_pk <= _BIGGEST_ID:
+        return DeviceToken.for_key(key), None
+    sessions, members, tokens = _quoted(Session), _quoted(Membership), _quoted(DeviceToken)
+    user_id = connection.ops.quote_name(DeviceToken._meta.get_field("user").column)
+    # Every token's row, with the session's columns when its user belongs to the group
+    # (NULL otherwise: then the subqueries of the deal table give NULL too).
+    sql = (
+        f"SELECT {token_columns()}, {_session_columns()}"
+        f" FROM {token_join()} LEFT JOIN ({_session_join()})"
+        f" ON {members}.user_id = {tokens}.{user_id} AND {sessions}.id = %s"
+        f" WHERE {by_key()}"
+    )
+    with hot_sql.prepared_cursor() as cursor:
+        cursor.execute(sql, [session_pk, key_hash(key)])
         row = cursor.fetchone()
     if row is None:
-        return None
+        return None, None
+    token, rest = token_from(row)
+    return token, None if rest[0] is None else _session_from(rest)
+
+
+def _session_columns() -> str:
+    """The SQL selecting a session's columns, its group's, the reader's role in the group
+    and ``with_deal_table``'s columns (``_session_from`` reads them)."""
+    role = connection.ops.quote_name("role")
+    table = ", ".join(f"({sql})" for _, sql in _table_sql())
+    columns = f"{hot_sql.columns(Session).sql}, {hot_sql.columns(Group).sql}"
+    return f"{columns}, {_quoted(Membership)}.{role}, {table}"
+
+
+def _session_join() -> str:
+    """Sessions joined to their groups and the groups' memberships (the member to be
+    chosen by the condition that follows)."""
+    sessions, groups, members = _quoted(Session), _quoted(Group), _quoted(Membership)
+    return (
+        f"{sessions} INNER JOIN {groups} ON {groups}.id = {sessions}.group_id"
+        f" INNER JOIN {members} ON {members}.group_id = {sessions}.group_id"
+    )
+
+
+def _session_from(row: Sequence[Any]) -> Session:
+    """The session from a row of ``_session_columns()``, as ``session_for_deal`` gives it."""
+    session_columns, group_columns = hot_sql.columns(Session), hot_sql.columns(Group)
     session = session_columns.instance(row[: session_columns.width])
     rest = row[session_columns.width :]
     session.group = group_columns.instance(rest[: group_columns.width])
@@ -117,19 +170,6 @@ def session_for_deal(user: User, session_pk: int) -> Session | None:
     for (name, _), value in zip(_table_sql(), table, strict=True):
         session.__dict__[name] = value
     return session
-
-
-def _session_sql() -> str:
-    name = connection.ops.quote_name
-    sessions, groups, members = _quoted(Session), _quoted(Group), _quoted(Membership)
-    table = ", ".join(f"({sql})" for _, sql in _table_sql())
-    return (
-        f"SELECT {hot_sql.columns(Session).sql}, {hot_sql.columns(Group).sql},"
-        f" {members}.{name('role')}, {table}"
-        f" FROM {sessions} INNER JOIN {groups} ON {groups}.id = {sessions}.group_id"
-        f" INNER JOIN {members} ON {members}.group_id = {sessions}.group_id"
-        f" AND {members}.user_id = %s WHERE {sessions}.id = %s"
-    )
 
 
 def deal_table(session: Session) -> DealTable:

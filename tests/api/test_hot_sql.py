@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Group, Player, Session
-from games.services.deal_write import session_for_deal, with_deal_table
+from games.services.deal_write import session_for_deal, token_and_session, with_deal_table
 from games.tokens import DeviceToken
 from tests.api.conftest import API
 from tests.services.hands import deal
@@ -116,8 +116,61 @@ def test_the_deal_path_prepares_its_statements_once_per_connection(
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
         prepared = [row[0] for row in cursor.fetchall()]
-    # The token with its user, the session with its table, the write: once each.
-    assert len(prepared) == 3, prepared
-    assert sum("games_devicetoken" in sql for sql in prepared) == 1
+    # The token with its user and the session with its table in one, the write: once each.
+    assert len(prepared) == 2, prepared
+    assert sum("games_devicetoken" in sql and "games_membership" in sql for sql in prepared) == 1
     assert sum(sql.startswith("WITH num AS") for sql in prepared) == 1
-    assert sum("games_membership" in sql for sql in prepared) == 1
+
+
+@pytest.mark.django_db
+def test_the_token_and_the_session_read_together_equal_the_two_reads(
+    session: Session, bob: User, mallory: User
+) -> None:
+    _, key = DeviceToken.issue(bob, "phone")
+    _, outsider = DeviceToken.issue(mallory, "phone")
+
+    token, found = token_and_session(key, session.pk)
+
+    alone, apart = DeviceToken.for_key(key), session_for_deal(bob, session.pk)
+    assert token is not None and alone is not None and found is not None and apart is not None
+    assert typed(values(token)) == typed(values(alone))
+    assert typed(values(token.user)) == typed(values(alone.user))
+    assert typed(values(found)) == typed(values(apart))
+    assert typed(values(found.group)) == typed(values(apart.group))
+    extra = ("viewer_role", "deal_table_seats", "deal_table_stakes", "deal_table_last")
+    assert {n: found.__dict__[n] for n in extra} == {n: apart.__dict__[n] for n in extra}
+    # A token whose user is not of the group, a session that is not there, a number too
+    # big for the column: the token, and no session. No token: neither.
+    for pk, user_key in ((session.pk, outsider), (session.pk + 1000, key), (2**63, key)):
+        token, found = token_and_session(user_key, pk)
+        assert token is not None and found is None
+    assert token_and_session("0" * 40, session.pk) == (None, None)
+
+
+@pytest.mark.django_db
+def test_recording_a_deal_checks_the_token_as_any_request_does(
+    session: Session, bob: User, as_bob: APIClient
+) -> None:
+    url = f"{API}/sessions/{session.pk}/deals/"
+    body = {"players": deal(Ann="A", Bob="B", Cy="C", Di="D")}
+    wrong = APIClient()
+    wrong.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    assert wrong.post(url, body, format="json").status_code == 401
+    assert as_bob.post(url, body, format="json").status_code == 201
+    bob.is_active = False
+    bob.save()
+    assert as_bob.post(url, body, format="json").status_code == 401
+    assert Session.objects.get(pk=session.pk).deals.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_signed_in_browser_records_a_deal_without_a_token(session: Session, bob: User) -> None:
+    browser = APIClient()
+    browser.force_login(bob)
+    answer = browser.post(
+        f"{API}/sessions/{session.pk}/deals/",
+        {"players": deal(Ann="A", Bob="B", Cy="C", Di="D")},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["number"] == 1
