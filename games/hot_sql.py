@@ -2,13 +2,15 @@
 
 Building a query with the ORM costs more than running it: compiling the token lookup or
 the session read takes about half a millisecond of Python each, every request, for SQL
-that never changes. Here the SQL is written once per process from the models' own column
-lists, the rows are turned into model instances with the same converters the ORM applies
+that never changes. Here each model's column list and converters are worked out once per
+process (``columns``), the SQL is put together from them (a few string joins), the rows
+are turned into model instances with the same converters the ORM applies
 (``Model.from_db``), and on PostgreSQL the statements are prepared, so the server plans
 them once per connection too (``scorekeeper.postgresql``).
 
-Only for reads whose shape is fixed: the device token with its user, and the session a
-deal is recorded into (``games.services.deal_write``). Everything else uses the ORM.
+Only for reads whose shape is fixed: the device token with its user, alone or with the
+session a deal is recorded into (``games.services.deal_write``). Everything else uses the
+ORM.
 """
 
 from __future__ import annotations

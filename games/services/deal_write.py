@@ -5,8 +5,10 @@ three writes: the session's next number, the deal, its ledger rows. Done one by 
 a transaction of six statements. Here:
 
 - the seats and stakes come in the same query as the session itself
-  (``with_deal_table``: two JSON columns added to the view's query), or in one plain
-  query when the session was read without them (``deal_table``);
+  (``with_deal_table``: JSON columns added to the view's query; ``session_for_deal``), or
+  in one plain query when the session was read without them (``deal_table``); through the
+  API with a device token, the session comes in the same statement as the token that
+  signs the request in (``token_and_session``), so reading is one round trip;
 - on PostgreSQL the three writes are one statement (``insert_at_once``): a data-modifying
   ``WITH`` that bumps ``last_deal_number`` (locking the session row, so concurrent entries
   still queue), inserts the deal under that number and its ledger rows under the new id.
@@ -99,8 +101,9 @@ _BIGGEST_ID = 2**63 - 1
 def session_for_deal(user: User, session_pk: int) -> Session | None:
     """The session a deal is about to be recorded into, None unless ``user`` belongs to
     its group: with its group, the user's role (``viewer_role``) and ``with_deal_table``'s
-    columns, as the ORM would read them, in one prepared statement whose SQL is made once
-    (``games.hot_sql``: compiling the same query with the ORM costs more than running it).
+    columns, as the ORM would read them, in one prepared statement written from the
+    models' column lists (``games.hot_sql``: compiling the same query with the ORM costs
+    more than running it).
     """
     if not 0 < session_pk <= _BIGGEST_ID:
         return None
