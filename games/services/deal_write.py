@@ -80,11 +80,11 @@ def _table_sql() -> list[tuple[str, str]]:
         f"SELECT CAST({row}(d.number, d.dealer) AS TEXT) FROM {deals} d"
         f" WHERE d.session_id = {session}.id ORDER BY d.number DESC LIMIT 1"
     )
-    return [
-        ("deal_table_seats", seats_sql),
-        ("deal_table_stakes", stakes_sql),
-        ("deal_table_last", last_sql),
-    ]
+    return list(zip(_TABLE_COLUMNS, (seats_sql, stakes_sql, last_sql), strict=True))
+
+
+# The names of ``with_deal_table``'s columns, in their order.
+_TABLE_COLUMNS = ("deal_table_seats", "deal_table_stakes", "deal_table_last")
 
 
 def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
@@ -170,7 +170,7 @@ def _session_from(row: Sequence[Any]) -> Session:
     session.group = group_columns.instance(rest[: group_columns.width])
     role, *table = rest[group_columns.width :]
     session.__dict__["viewer_role"] = role
-    for (name, _), value in zip(_table_sql(), table, strict=True):
+    for name, value in zip(_TABLE_COLUMNS, table, strict=True):
         session.__dict__[name] = value
     return session
 
