@@ -3,7 +3,9 @@ hands of that seat from their own phone (``games.services.live``).
 
 The token is ``{"s": session, "k": link, "n": nonce}`` signed with the site's key
 (``django.core.signing``, salted for seat links): an altered token fails its signature
-before any lookup. Whether it still holds (the link not revoked, its session open) is read
+before any lookup. It carries no time, so a link reads the same each time it is shown (a
+page reloaded, a QR code printed); tokens made before that carried the signing time and are
+still read. Whether it still holds (the link not revoked, its session open) is read
 from the rows each time. A session gets one link per seat when it starts; a session
 started before links existed gets them the first time they are asked for.
 """
@@ -46,7 +48,18 @@ class Seat:
 def token_for(link: SeatLink) -> str:
     """The token the seat link carries (in its URL, the X-Seat-Token header, ``?seat=``)."""
     payload = {"s": link.session_id, "k": link.pk, "n": link.nonce}
-    return signing.dumps(payload, salt=SALT)
+    return signing.Signer(salt=SALT).sign_object(payload)
+
+
+def _payload(token: str) -> Any:
+    """The signed payload; BadSignature or ValueError when the token is not one of ours.
+
+    A token has one separator, or two when it was made with its signing time
+    (``signing.dumps``) before links read the same each time.
+    """
+    if token.count(":") == 2:
+        return signing.loads(token, salt=SALT)
+    return signing.Signer(salt=SALT).unsign_object(token)
 
 
 def _new_link(session: Session, player_id: int) -> SeatLink:
@@ -110,7 +123,7 @@ def open_seat(token: str, session_id: int | None = None) -> Seat:
         _("This seat link is not valid: it may have been copied incompletely."), "token"
     )
     try:
-        payload = signing.loads(str(token).strip(), salt=SALT)
+        payload = _payload(str(token).strip())
     except (signing.BadSignature, ValueError):
         raise refused from None
     if not isinstance(payload, dict) or not all(
