@@ -119,8 +119,26 @@ def test_ctrl_c_stops_daphne_with_the_others(tmp_path: Path) -> None:
         while not ready.exists():
             time.sleep(0.05)
         script.send_signal(signal.SIGINT)
-        assert script.wait(timeout=20) == 0
+        try:
+            status = script.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"serve_prod.sh still running 20 s after Ctrl-C:\n{_left(script)}")
+        assert status == 0
     finally:
         if script.poll() is None:
             os.killpg(script.pid, signal.SIGKILL)
     assert mark.exists()
+
+
+def _left(script: subprocess.Popen[str]) -> str:
+    """What is still running in the script's session (state, what it waits in, each
+    process's blocked and ignored signals) and what it printed, for a failure to say."""
+    table = subprocess.run(
+        ["ps", "-o", "pid,ppid,stat,wchan:20,blocked,ignored,args", "--sid", str(script.pid)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    os.killpg(script.pid, signal.SIGKILL)
+    printed = script.stderr.read() if script.stderr is not None else ""
+    return f"{table}\nstderr after the ready line:\n{printed}"
