@@ -32,6 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# games.web.entry (the page's sample count) marks strings for translation at import,
+# which reads the settings.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 
 from benchmarks.engine import machine_speed, random_request  # noqa: E402
 from games.engine import parse_request  # noqa: E402
