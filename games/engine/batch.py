@@ -12,7 +12,7 @@ same strength as ``evaluate``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -23,16 +23,17 @@ from .ranking import Wheel, tables
 
 Strengths = npt.NDArray[np.int64]
 
-# Each card's two letters, read as one 16-bit number (rank byte high), -> its index in
-# DECK order (0..51), or -1 for two bytes that are no card.
-_CARD_AT: Final = np.full(1 << 16, -1, dtype=np.intp)
+# Each card's two letters read as one little-endian 16-bit number (the suit byte high) ->
+# its index in DECK order (0..51), or -1 for two bytes that are no card; and its code
+# (``cards.make_card``), or _NO_CARD, whose sum over five cards stays above every real sum.
+_NO_CARD: Final = 1 << 58
+_CARD_AT: Final = np.full(1 << 16, -1, dtype=np.int8)
+_CODE_AT: Final = np.full(1 << 16, _NO_CARD, dtype=np.int64)
 for _r, _rank in enumerate(RANK_CHARS):
     for _s, _suit in enumerate(SUIT_CHARS):
-        _CARD_AT[ord(_rank) << 8 | ord(_suit)] = 4 * _r + _s
-# By that index: the card code (cards.make_card) and a bit of its own, whose sum over a
-# hand has as many bits set as the hand has different cards.
-_CODE: Final = np.array([make_card(r, s) for r in range(13) for s in range(4)], dtype=np.int64)
-_BIT: Final = np.left_shift(np.int64(1), np.arange(52, dtype=np.int64))
+        _CARD_AT[ord(_suit) << 8 | ord(_rank)] = 4 * _r + _s
+        _CODE_AT[ord(_suit) << 8 | ord(_rank)] = make_card(_r, _s)
+_INDEX_OF: Final = {make_card(r, s): 4 * r + s for r in range(13) for s in range(4)}
 
 # A hand's rank part (its code sum above bit 24: the sum of 5 ** rank) split in two: the
 # low digits (ranks 2 to 8) and the high ones (9 to ace), each mapped to a small id, so
@@ -80,59 +81,71 @@ def evaluate_texts(hands: Sequence[str], wheel: Wheel = "low") -> Strengths:
     if not hands:
         return np.zeros(0, dtype=np.int64)
     size = 5 if len(hands[0]) > 9 else 3
-    width = 3 * size  # "Ah Kd 5c 4s 2h" and its newline
+    read = _read_plain(hands, size) or _read_one_by_one(hands, size)
+    return _strengths(*read, wheel, hands)
+
+
+Read = tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]
+
+
+def _read_plain(hands: Sequence[str], size: int) -> Read | None:
+    """Each hand's cards (DECK indices, a row per card) and the sum of their codes, when
+    every hand is written the plain way; None otherwise. The hands are read as one block
+    of bytes, ``3 * size`` a hand with the newline between them, each card's two letters
+    looked up as one 16-bit number."""
+    count, width = len(hands), 3 * size
     block = "\n".join(hands)
-    if len(block) == width * len(hands) - 1 and block.isascii():
-        grid = np.frombuffer(block.encode() + b"\n", dtype=np.uint8).reshape(-1, width)
-        pairs = grid[:, 0::3].astype(np.uint16) << 8 | grid[:, 1::3]
-        at = _CARD_AT[pairs]
-        if (grid[:, 2 : width - 1 : 3] == ord(" ")).all() and (at >= 0).all():
-            return _strengths(_CODE[at.T], _BIT[at.T], wheel, hands)
-    codes = _codes_one_by_one(hands, size).T
-    bits = np.vectorize(_BIT_OF.__getitem__, otypes=[np.int64])(codes)
-    return _strengths(codes, bits, wheel, hands)
+    if len(block) != width * count - 1 or not block.isascii():
+        return None
+    data = block.encode()
+
+    def column(dtype: str, offset: int, rows: int, length: int = count) -> npt.NDArray[Any]:
+        # Byte ``offset`` of every hand, each of ``rows`` rows three bytes further on.
+        return np.ndarray((rows, length), dtype, data, offset, (3, width))
+
+    spaces = column("u1", 2, size - 1)
+    newlines = column("u1", width - 1, 1, count - 1)
+    if not ((spaces == ord(" ")).all() and (newlines == ord("\n")).all()):
+        return None
+    letters = column("<u2", 0, size).astype(np.intp, order="C")
+    total = _CODE_AT[letters].sum(axis=0)
+    if (total >= _NO_CARD).any():
+        return None
+    return _CARD_AT[letters], total
 
 
-_BIT_OF: Final = {int(code): int(bit) for code, bit in zip(_CODE, _BIT, strict=True)}
-
-
-def _codes_one_by_one(hands: Sequence[str], size: int) -> npt.NDArray[np.int64]:
-    codes = np.zeros((len(hands), size), dtype=np.int64)
+def _read_one_by_one(hands: Sequence[str], size: int) -> Read:
+    """The same, each hand read by ``cards.parse_cards`` (any notation it takes)."""
+    cards = np.zeros((size, len(hands)), dtype=np.int8)
+    total = np.zeros(len(hands), dtype=np.int64)
     for k, text in enumerate(hands):
-        cards = parse_cards(text, f"hands[{k}]", f"hands[{k}]")
-        if len(cards) != size:
+        codes = parse_cards(text, f"hands[{k}]", f"hands[{k}]")
+        if len(codes) != size:
             raise ScoreError(
-                f"hands[{k}]: {size} cards are needed, got {len(cards)}", f"hands[{k}]"
+                f"hands[{k}]: {size} cards are needed, got {len(codes)}", f"hands[{k}]"
             )
-        codes[k] = cards
-    return codes
+        cards[:, k] = [_INDEX_OF[code] for code in codes]
+        total[k] = sum(codes)
+    return cards, total
 
 
 def _strengths(
-    codes: npt.NDArray[np.int64], bits: npt.NDArray[np.int64], wheel: Wheel, hands: Sequence[str]
+    cards: npt.NDArray[np.int8], total: npt.NDArray[np.int64], wheel: Wheel, hands: Sequence[str]
 ) -> Strengths:
-    """``codes`` and ``bits``: a row per card of the hands (cards x hands)."""
-    size = codes.shape[0]
-    # A card given twice carries into another bit: fewer bits set than cards.
-    twice = np.bitwise_count(_rows_added(bits)) != size
+    """The hands' strengths from their cards (a row per card) and their code sums."""
+    twice = np.zeros(len(total), dtype=bool)
+    for k, card in enumerate(cards):
+        for other in cards[k + 1 :]:
+            twice |= card == other
     if twice.any():
         k = int(np.argmax(twice))
         raise ScoreError(f"hands[{k}]: a card is given twice in {hands[k]!r}", f"hands[{k}]")
-    total = _rows_added(codes)
+    size = len(cards)
     table = _lookup(wheel if size == 5 else "low", size)
-    ranks = total >> 24
-    low, high = table.low_id[ranks % _LOW], table.high_id[ranks // _LOW]
+    high, low = np.divmod(total >> 24, _LOW)
+    low, high = table.low_id[low], table.high_id[high]
+    found: Strengths = table.plain[low, high]
     if size == 5:
-        suited = (total & _FLUSH_BITS) != 0
-        found = np.where(suited, table.flush[low, high], table.plain[low, high])
-    else:
-        found = table.plain[low, high]
-    return np.asarray(found, dtype=np.int64)
-
-
-def _rows_added(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The rows' sum, row by row (faster than ``sum(axis=0)`` over a few long rows)."""
-    total: npt.NDArray[np.int64] = rows[0].copy()
-    for row in rows[1:]:
-        total += row
-    return total
+        flush = np.flatnonzero(total & _FLUSH_BITS)
+        found[flush] = table.flush[low[flush], high[flush]]
+    return found

@@ -61,3 +61,67 @@ def test_a_bad_hand_is_named(texts: list[str], message: str) -> None:
 def test_no_hands() -> None:
     assert evaluate_texts([]).tolist() == []
     assert card_text(DECK[0]) == "2c"
+
+
+def _one_by_one(texts: list[str]) -> list[int] | None:
+    """Each hand as ``evaluate`` has it, read by the parser; None when one of them is not
+    a hand of as many different cards as the first hand's length says."""
+    size = 5 if len(texts[0]) > 9 else 3
+    found = []
+    for text in texts:
+        try:
+            cards = parse_cards(text)
+        except ScoreError:
+            return None
+        if len(cards) != size or len(set(cards)) != size:
+            return None
+        found.append(evaluate(cards))
+    return found
+
+
+edits = st.tuples(
+    st.sampled_from(["delete", "insert", "replace"]),
+    st.integers(min_value=0, max_value=20),
+    st.sampled_from(list("AhKd2T \n,x")),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands=hands_of, changes=st.lists(st.tuples(st.integers(1, 59), edits), max_size=3))
+def test_a_block_that_is_not_plain_is_read_hand_by_hand(
+    hands: list[tuple[int, ...]], changes: list[tuple[int, tuple[str, int, str]]]
+) -> None:
+    """Hands changed by a letter here and there (the block's length may still add up, with
+    a card or a separator out of place) get exactly what the parser reads in each, or a
+    ScoreError when one is not a hand."""
+    texts = [cards_text(hand) for hand in hands]
+    for k, (how, at, letter) in changes:
+        if k < len(texts):
+            text, at = texts[k], min(at, len(texts[k]))
+            keep = at + (how != "insert")
+            texts[k] = text[:at] + ("" if how == "delete" else letter) + text[keep:]
+    expected = _one_by_one(texts)
+    if expected is None:
+        with pytest.raises(ScoreError):
+            evaluate_texts(texts)
+    else:
+        assert evaluate_texts(texts).tolist() == expected
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["Ah Kd 5c 4s 2hX", "Ah Kd 5c 4s 2"],  # the lengths add up, a newline out of place
+        ["Ah Kd 5c 4s 2h", "Ah Kd 5c 4s2h ", "7c 8c 9c Tc Jc"],
+        ["Ah Kd 5c 4s 2h", "Ah Kd 5c 4s 2h"[::-1]],
+    ],
+)
+def test_hands_out_of_step_are_refused_or_read_as_the_parser_reads_them(
+    texts: list[str],
+) -> None:
+    expected = _one_by_one(texts)
+    if expected is None:
+        with pytest.raises(ScoreError):
+            evaluate_texts(texts)
+    else:
+        assert evaluate_texts(texts).tolist() == expected
