@@ -15,6 +15,7 @@ from games.reports.balances import (
 from games.reports.jsonable import jsonable
 from games.reports.ledger import (
     Amounts,
+    PairSums,
     RunningTotal,
     balances,
     pair_matrix,
@@ -34,6 +35,7 @@ from games.reports.summary import pair_rows, session_opponents, session_summary,
 __all__ = [
     "LEDGER_CSV_HEADER",
     "Amounts",
+    "PairSums",
     "RunningTotal",
     "balances",
     "clear_everything",

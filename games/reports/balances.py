@@ -69,12 +69,17 @@ def night_transfers(session: Session, *, pair_by_pair: bool = False) -> list[Tra
     return _transfers(night_outstanding(session), _names(session.group), pair_by_pair=pair_by_pair)
 
 
-def night_settlement(session: Session, *, listed: bool = True) -> dict[str, Any]:
+def night_settlement(
+    session: Session, *, listed: bool = True, play: PairSums | None = None
+) -> dict[str, Any]:
     """The night's payments (unless not ``listed``) and what is still owed: each player's
     money won, paid and received (confirmed), pending, and ``outstanding``; the transfers
-    still to record. A fixed number of queries, however many players and payments."""
+    still to record. A fixed number of queries, however many players and payments.
+    ``play``: the session's ``pair_sums`` when the caller has them (the night's end page
+    sums the ledger once for everything it shows)."""
     names = _names(session.group)
-    play = pair_sums(session_ledger(session))
+    if play is None:
+        play = pair_sums(session_ledger(session))
     paid = pair_sums(payment_ledger(session.group, session=session))
     payments = Payment.objects.filter(session=session)
     asked = _pending(payments)

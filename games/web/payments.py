@@ -252,9 +252,12 @@ def session_settle(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("web:summary", args=[session.pk]) + "#night-payments")
 
 
-def night_context(request: HttpRequest, session: Any, role: str) -> dict[str, Any]:
-    """The night's payments and what each player still has to settle, for its end page."""
-    night = reports.night_settlement(session, listed=False)
+def night_context(
+    request: HttpRequest, session: Any, role: str, play: reports.PairSums | None = None
+) -> dict[str, Any]:
+    """The night's payments and what each player still has to settle, for its end page
+    (``play``: the session's pair sums, when the page has read them)."""
+    night = reports.night_settlement(session, listed=False, play=play)
     currency = session.group.currency
     return {
         "night_players": [

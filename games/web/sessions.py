@@ -200,7 +200,7 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         if GAMES[session.game].reviewed and summary["reviewed_deals"] < summary["deals"]
         else 0,
         "today": datetime.date.today().isoformat(),
-        **night_context(request, session, role),
+        **night_context(request, session, role, play=pairs),
     }
     return render(request, "web/session_summary.html", context)
 

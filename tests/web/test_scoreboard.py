@@ -127,6 +127,16 @@ def test_the_session_end_page_reads_a_fixed_number_of_queries(
     # pending payments, the payments listed and the players of the payment form; while
     # deals lack a review, how many have none long after they were stored.
     assert len(queries.captured_queries) <= 20
+    # The night's ledger rows are summed once for everything the page shows (the summary,
+    # the settlement, each player against each opponent and what is still to settle).
+    summed = [
+        q["sql"]
+        for q in queries.captured_queries
+        if 'FROM "games_ledgerentry"' in q["sql"]
+        and '"games_deal"."session_id"' in q["sql"]
+        and "SUM(" in q["sql"]
+    ]
+    assert len(summed) == 1, summed
     with django_assert_num_queries(len(queries.captured_queries)):
         answer = client.get(f"/sessions/{long.pk}/summary/")
     assert answer.status_code == 200
