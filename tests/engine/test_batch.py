@@ -79,6 +79,15 @@ def _one_by_one(texts: list[str]) -> list[int] | None:
     return found
 
 
+def _read_as_the_parser_reads_them(texts: list[str]) -> None:
+    expected = _one_by_one(texts)
+    if expected is None:
+        with pytest.raises(ScoreError):
+            evaluate_texts(texts)
+    else:
+        assert evaluate_texts(texts).tolist() == expected
+
+
 edits = st.tuples(
     st.sampled_from(["delete", "insert", "replace"]),
     st.integers(min_value=0, max_value=20),
@@ -100,12 +109,7 @@ def test_a_block_that_is_not_plain_is_read_hand_by_hand(
             text, at = texts[k], min(at, len(texts[k]))
             keep = at + (how != "insert")
             texts[k] = text[:at] + ("" if how == "delete" else letter) + text[keep:]
-    expected = _one_by_one(texts)
-    if expected is None:
-        with pytest.raises(ScoreError):
-            evaluate_texts(texts)
-    else:
-        assert evaluate_texts(texts).tolist() == expected
+    _read_as_the_parser_reads_them(texts)
 
 
 @pytest.mark.parametrize(
@@ -119,9 +123,4 @@ def test_a_block_that_is_not_plain_is_read_hand_by_hand(
 def test_hands_out_of_step_are_refused_or_read_as_the_parser_reads_them(
     texts: list[str],
 ) -> None:
-    expected = _one_by_one(texts)
-    if expected is None:
-        with pytest.raises(ScoreError):
-            evaluate_texts(texts)
-    else:
-        assert evaluate_texts(texts).tolist() == expected
+    _read_as_the_parser_reads_them(texts)
