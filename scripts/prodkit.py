@@ -122,6 +122,16 @@ def make_user(env: dict[str, str], username: str, password: str) -> str:
     return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 
 
+def as_from_a_terminal() -> None:
+    """For ``preexec_fn``: SIGINT and SIGQUIT at their defaults, as in a script started in
+    a terminal's foreground. A process started in the background of a non-interactive
+    shell (``cmd &``, as a CI runner may start the tests) ignores both, every child
+    inherits that, and bash cannot trap a signal that was ignored when it started:
+    serve_prod.sh would never hear its Ctrl-C."""
+    for number in (signal.SIGINT, signal.SIGQUIT):
+        signal.signal(number, signal.SIG_DFL)
+
+
 class Server:
     """scripts/serve_prod.sh running in its own process group, its output in a file."""
 
@@ -140,6 +150,7 @@ class Server:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=as_from_a_terminal,  # stop() is a Ctrl-C
             )
 
     def output(self) -> str:

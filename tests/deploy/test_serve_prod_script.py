@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from scripts.prodkit import as_from_a_terminal
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -111,7 +113,7 @@ def test_ctrl_c_stops_daphne_with_the_others(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=_as_from_a_terminal,
+        preexec_fn=as_from_a_terminal,  # Ctrl-C, as from a terminal
     )
     assert script.stderr is not None
     try:
@@ -129,16 +131,6 @@ def test_ctrl_c_stops_daphne_with_the_others(tmp_path: Path) -> None:
         if script.poll() is None:
             os.killpg(script.pid, signal.SIGKILL)
     assert mark.exists()
-
-
-def _as_from_a_terminal() -> None:
-    """Ctrl-C as a terminal sends it: to a script started in the foreground, where SIGINT is
-    not ignored. A test run started in the background of a non-interactive shell (``cmd &``,
-    as a CI runner may) ignores SIGINT and SIGQUIT, every child inherits that, and bash
-    cannot trap a signal that was ignored when it started: the script would never hear
-    this Ctrl-C."""
-    for number in (signal.SIGINT, signal.SIGQUIT):
-        signal.signal(number, signal.SIG_DFL)
 
 
 def _left(script: subprocess.Popen[str]) -> str:
