@@ -60,7 +60,7 @@ SETUP_SCRIPT = """
 import json
 from django.contrib.auth.models import User
 from games import services
-from games.services import seat_links
+from games.live import seat_links
 user = User.objects.create_user("live-bench")
 tables = []
 for t in range(TABLES):

@@ -35,8 +35,9 @@ from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from engine import machine_speed  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
-from games import pdf, services, sheets  # noqa: E402
+from games import services  # noqa: E402
 from games.models import Session  # noqa: E402
+from games.sheets import compose, pdf  # noqa: E402
 from tests.pdf.night import play_random_night  # noqa: E402
 
 DEALS = 200
@@ -64,11 +65,11 @@ def clock(run: Callable[[], object]) -> tuple[float, float]:
 
 def timed(label: str, kind: str, session: Session) -> None:
     player = session.seats.order_by("seat")[0].player if kind == "ledger" else None
-    first, _ = clock(lambda: sheets.render(kind, session, player))
+    first, _ = clock(lambda: compose.render(kind, session, player))
     runs = []
     for _ in range(ROUNDS):
-        html_times = clock(lambda: sheets.document_html(kind, session, player, "A4"))
-        html = sheets.document_html(kind, session, player, "A4")
+        html_times = clock(lambda: compose.document_html(kind, session, player, "A4"))
+        html = compose.document_html(kind, session, player, "A4")
         pdf_times = clock(lambda: pdf.html_to_pdf(html))  # noqa: B023 - called at once
         runs.append((html_times, pdf_times))
     (html_wall, html_cpu), (pdf_wall, pdf_cpu) = min(runs, key=lambda r: r[0][0] + r[1][0])

@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from games import after_response
+        from games.lib import after_response
 
         signals.request_started.connect(after_response.request_started)
         signals.request_finished.connect(after_response.request_finished)

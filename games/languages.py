@@ -13,28 +13,16 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
-from django.db import models
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
+
+from games.models import LanguagePreference
 
 
 def known(code: str | None) -> bool:
     """Whether ``code`` is one of ``settings.LANGUAGES``."""
     return code in dict(settings.LANGUAGES)
-
-
-class LanguagePreference(models.Model):
-    """The language a user chose with the switcher."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_preference"
-    )
-    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    def __str__(self) -> str:
-        return f"{self.user} reads {self.language}"
 
 
 def stored_language(user: Any) -> str | None:

@@ -19,15 +19,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games import after_response  # noqa: E402
-from games.asgi_limit import limited  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.lib import after_response  # noqa: E402
+from games.lib.asgi_limit import limited  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # Work left for after the response (announcements, review tasks) waits for it
-        # under ASGI too (games.after_response); so many requests at once, no more
-        # (a thread and a database connection each: games.asgi_limit).
+        # under ASGI too (games.lib.after_response); so many requests at once, no more
+        # (a thread and a database connection each: games.lib.asgi_limit).
         "http": limited(after_response.asgi(django_application), settings.ASGI_MAX_REQUESTS),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))

@@ -6,7 +6,7 @@ script. ``CONTENT_SECURITY_POLICY_ADDITIONS`` widens it for the pages under a pa
 that need more (Django's admin, DRF's browsable API and Swagger UI bring inline styles of
 their own): each source listed there is added to the directive's sources. ``connect-src``
 also gets the request's own host over ws: and wss: and the live socket's origin
-(``games.live_socket``), which depend on the host the page was asked for. A header a view
+(``games.live.socket_url``), which depend on the host the page was asked for. A header a view
 set itself is kept.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from games.live_socket import connect_sources
+from games.live.socket_url import connect_sources
 
 HEADER = "Content-Security-Policy"
 Policy = Mapping[str, Sequence[str]]

@@ -161,7 +161,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.web.script_strings.script_strings",
-                "games.live_socket.live_socket",
+                "games.live.socket_url.live_socket",
             ],
         },
     },
@@ -225,7 +225,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     # `Authorization: Token KEY` reads a device token, kept as the SHA-256 of its key
-    # (games.tokens, games.api.tokens; docs/api.md).
+    # (games.models.accounts, games.api.tokens; docs/api.md).
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "games.api.authentication.DeviceTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -308,7 +308,7 @@ def env_rate(name: str, default: str) -> str | None:
 # /healthz answers first, before the host check and the HTTPS redirect, so a load balancer
 # or Docker can probe it over plain HTTP by any address; then one JSON log line per request.
 # WhiteNoise serves the static files right after SecurityMiddleware.
-MIDDLEWARE.insert(0, "games.health.HealthCheckMiddleware")
+MIDDLEWARE.insert(0, "games.lib.health.HealthCheckMiddleware")
 MIDDLEWARE.insert(1, "scorekeeper.logging.RequestLogMiddleware")
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
@@ -320,10 +320,10 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
     "games.api.limits.BodyLimitMiddleware",
 )
-# Turns a refused login into 429 for JSON clients (games.ratelimit).
-MIDDLEWARE.append("games.ratelimit.LoginThrottleMiddleware")
+# Turns a refused login into 429 for JSON clients (games.lib.ratelimit).
+MIDDLEWARE.append("games.lib.ratelimit.LoginThrottleMiddleware")
 # A database that does not answer gives 503 and Retry-After rather than a bare 500.
-MIDDLEWARE.append("games.health.DatabaseUnavailableMiddleware")
+MIDDLEWARE.append("games.lib.health.DatabaseUnavailableMiddleware")
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -370,7 +370,7 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
-# Live updates (games.live_push, games.consumers): every ASGI process hears every other's
+# Live updates (games.live.push, games.live.consumers): every ASGI process hears every other's
 # through Redis (CHANNEL_LAYER_URL, else REDIS_URL); without either, one process's memory,
 # which is all `make run` (one runserver process) needs.
 CHANNEL_LAYER_URL = env_url("CHANNEL_LAYER_URL", frozenset({"redis", "rediss"})) or env_url(
@@ -398,9 +398,9 @@ CHANNEL_LAYERS = {
 }
 ASGI_APPLICATION = "scorekeeper.asgi.application"
 # HTTP requests one ASGI process runs at once, each in a thread with its own database
-# connection (games.asgi_limit); the others wait their turn.
+# connection (games.lib.asgi_limit); the others wait their turn.
 ASGI_MAX_REQUESTS = env_int("ASGI_MAX_REQUESTS", default=10, minimum=1)
-# Where the pages open their WebSocket (games.live_socket): empty for the page's own origin
+# Where the pages open their WebSocket (games.live.socket_url): empty for the page's own origin
 # (``/ws/...`` on the server that sent the page, as `make run` and Daphne alone serve it);
 # otherwise a ws:// or wss:// origin in which ``{host}`` stands for the host name the page
 # was asked for, e.g. ``ws://{host}:8001`` when Daphne listens beside gunicorn.
@@ -408,12 +408,12 @@ LIVE_SOCKET_URL = (env_url("LIVE_SOCKET_URL", frozenset({"ws", "wss"})) or "").r
 
 # Every login path (admin, browsable API, token endpoint, web pages) goes through
 # authenticate(), so the throttle lives in the authentication backend.
-AUTHENTICATION_BACKENDS = ["games.ratelimit.RateLimitedModelBackend"]
+AUTHENTICATION_BACKENDS = ["games.lib.ratelimit.RateLimitedModelBackend"]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", default=50)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=900)
 # Sign-ups and password-reset requests from one client address within that window
-# (games.ratelimit.form_posts_refused); 0 turns the count off.
+# (games.lib.ratelimit.form_posts_refused); 0 turns the count off.
 SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", default=10)
 PASSWORD_RESET_LIMIT = env_int("PASSWORD_RESET_LIMIT", default=5)
 
@@ -476,7 +476,7 @@ LOGGING = {
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE") or "celery"
 
 # Seconds a PDF document may stay pending (its task queued or rendering) before it is
-# given up on and marked failed (games.documents).
+# given up on and marked failed (games.sheets.documents).
 DOCUMENT_PENDING_TIMEOUT = env_int("DOCUMENT_PENDING_TIMEOUT", default=600, minimum=1)
 
 # The largest group export taken as an upload (POST groups/{id}/import/, multipart "file"),

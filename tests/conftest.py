@@ -29,7 +29,7 @@ def broker_url() -> str:
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Every test starts with an empty cache: login failures counted by one test (the
-    login throttle, games.ratelimit) must not refuse another's login."""
+    login throttle, games.lib.ratelimit) must not refuse another's login."""
     from django.core.cache import cache
 
     cache.clear()

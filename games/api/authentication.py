@@ -1,4 +1,4 @@
-"""The API's token authentication: device tokens (``games.tokens``).
+"""The API's token authentication: device tokens (``games.models.accounts``).
 
 A module of its own, importing no DRF view: DRF reads DEFAULT_AUTHENTICATION_CLASSES while
 ``rest_framework.views`` is being imported, so this class's module must not import it.
@@ -11,8 +11,8 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
 from games.models import Session
+from games.models.accounts import DeviceToken
 from games.services.deal_write import token_and_session
-from games.tokens import DeviceToken
 
 
 class DeviceTokenAuthentication(TokenAuthentication):

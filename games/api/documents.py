@@ -21,11 +21,11 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import documents
 from games.api.groups import current_user, member_groups, validated
 from games.api.reports import user_session
 from games.errors import ServiceError, error_body
 from games.models import Document, Player, Session
+from games.sheets import documents
 
 
 class PaperChoice(serializers.Serializer[Any]):

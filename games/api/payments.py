@@ -32,7 +32,7 @@ from games.languages import language_for
 from games.models import Group, Payment, Player
 from games.reports.statement import statement, statement_csv
 from games.services.names import file_part
-from games.statements import statement_pdf
+from games.sheets.statements import statement_pdf
 
 
 class PaymentCreate(serializers.Serializer[Any]):

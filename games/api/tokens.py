@@ -1,8 +1,8 @@
-"""API tokens, one per device (``games.tokens``): asked for with a password, listed and
+"""API tokens, one per device (``games.models.accounts``): asked for with a password, listed and
 revoked by their user (``games.api.authentication`` reads them).
 
 ``POST auth/token/`` checks the password through ``authenticate()``, so the login throttle
-(``games.ratelimit``) holds here as on every login path; the key it answers is never shown
+(``games.lib.ratelimit``) holds here as on every login path; the key it answers is never shown
 again. ``GET auth/tokens/`` lists the user's tokens (never a key), ``DELETE
 auth/tokens/{id}/`` revokes one, the token in use included (signing that device out).
 """
@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.parsers import JSONParser
-from games.tokens import DeviceToken
+from games.models.accounts import DeviceToken
 
 
 class TokenRequestSerializer(AuthTokenSerializer):
@@ -63,7 +63,7 @@ class ObtainTokenView(APIView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
     parser_classes = (JSONParser, FormParser, MultiPartParser)
-    # JSON only: a refused login then answers 429 (games.ratelimit.LoginThrottleMiddleware).
+    # JSON only: a refused login then answers 429 (games.lib.ratelimit.LoginThrottleMiddleware).
     renderer_classes = (JSONRenderer,)
 
     @extend_schema(request=TokenRequestSerializer, responses={200: IssuedTokenSerializer})

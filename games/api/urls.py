@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from games.api import documents, invites, live, payments, reports
+from games.api import documents, invites, payments, reports
 from games.api.groups import (
     GroupViewSet,
     MemberViewSet,
@@ -13,6 +13,7 @@ from games.api.groups import (
 from games.api.sessions import DealViewSet, SessionViewSet
 from games.api.tokens import DeviceTokenViewSet, ObtainTokenView
 from games.api.views import ArrangeView, ScoreView
+from games.live import api as live
 
 app_name = "api"
 

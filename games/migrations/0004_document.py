@@ -6,7 +6,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import games.models
+import games.models.jobs
 
 
 class Migration(migrations.Migration):
@@ -46,7 +46,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("error", models.TextField(blank=True, help_text="why it failed")),
-                ("file", models.FileField(blank=True, upload_to=games.models._document_path)),
+                ("file", models.FileField(blank=True, upload_to=games.models.jobs.document_path)),
                 ("fingerprint", models.CharField(blank=True, max_length=64)),
                 ("attempts", models.PositiveSmallIntegerField(default=0)),
                 ("requested_at", models.DateTimeField(auto_now_add=True)),

@@ -25,10 +25,10 @@ from django.db.models.fields.json import KeyTextTransform
 
 from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
+from games.lib.streaming import in_pieces
 from games.models import Group, LedgerEntry, Player, Session, SessionSeat
 from games.reports.jsonable import jsonable
 from games.reports.ledger import dated, payment_ledger, payment_lines
-from games.streaming import in_pieces
 
 # Deals read from the database at a time, and characters written out at a time.
 CHUNK = 2000

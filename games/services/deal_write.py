@@ -32,9 +32,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Field, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
-from games import hot_sql
 from games.engine import ScoreError
 from games.engine.games import GAMES
+from games.lib import hot_sql
 from games.models import (
     Deal,
     Group,
@@ -44,7 +44,14 @@ from games.models import (
     Session,
     SessionSeat,
 )
-from games.tokens import DeviceToken, by_key, key_hash, token_columns, token_from, token_join
+from games.models.accounts import (
+    DeviceToken,
+    by_key,
+    key_hash,
+    token_columns,
+    token_from,
+    token_join,
+)
 
 
 class DealTable(NamedTuple):
@@ -102,7 +109,7 @@ def session_for_deal(user: User, session_pk: int) -> Session | None:
     """The session a deal is about to be recorded into, None unless ``user`` belongs to
     its group: with its group, the user's role (``viewer_role``) and ``with_deal_table``'s
     columns, as the ORM would read them, in one prepared statement written from the
-    models' column lists (``games.hot_sql``: compiling the same query with the ORM costs
+    models' column lists (``games.lib.hot_sql``: compiling the same query with the ORM costs
     more than running it).
     """
     if not 0 < session_pk <= _BIGGEST_ID:

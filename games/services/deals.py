@@ -28,7 +28,7 @@ from games.errors import (
     ServiceError,
     SessionClosed,
 )
-from games.live_push import announce
+from games.live.push import announce
 from games.models import Deal, DealRevision, LedgerEntry, Session
 from games.permissions import require_member, require_owner
 from games.services.deal_write import (

@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
-from games import live_push
 from games.engine import Rules
 from games.errors import HasHistory, ServiceError
+from games.live import push
 from games.models import Deal, Group, Membership, RuleSet
 from games.permissions import require_owner
 from games.services import checks, names, players
@@ -158,7 +158,7 @@ def remove_member(membership: Membership, by: User) -> None:
         locked.delete()
         # Their pages following the group's open sessions live stop hearing them.
         open_sessions = locked.group.sessions.filter(status="open").values_list("pk", flat=True)
-        live_push.left(list(open_sessions), locked.user_id)
+        push.left(list(open_sessions), locked.user_id)
 
 
 def _keep_an_owner(membership: Membership) -> None:

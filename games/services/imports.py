@@ -3,7 +3,7 @@
 ``request_import`` checks that the uploader owns the group and that it is empty, stores the
 file (Django's storage, under ``MEDIA_ROOT``: never held in memory) in a ``pending`` row,
 and queues ``import_group_file`` once the transaction commits (run inline when there is
-no broker). ``run``, the task's work, reads the file lazily (``games.lazyjson``: one deal
+no broker). ``run``, the task's work, reads the file lazily (``games.lib.lazyjson``: one deal
 at a time), checks and writes it with ``games.services.transfer`` in one transaction, and
 marks the job ``done`` with what it stored in that same transaction, or ``failed`` with the
 refusal (its message and ``field``, the culprit's path in the file). Either way the file
@@ -26,8 +26,8 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from games import lazyjson
 from games.errors import ImportRefused, ServiceError
+from games.lib import lazyjson
 from games.models import Group, ImportJob
 from games.services import transfer
 

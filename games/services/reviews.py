@@ -14,9 +14,9 @@ from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 
-from games.after_response import after_response
 from games.engine import ScoreError
 from games.engine.arrange import review_request
+from games.lib.after_response import after_response
 from games.models import Deal, ReviewLine, SessionSeat
 from games.sitting_out import engine_request
 
@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 def review_after_commit(deal: Deal) -> None:
     """Queue the deal's review for when its transaction commits. With a broker it is sent
-    once the response has gone out (``games.after_response``); run eagerly (no broker) it
+    once the response has gone out (``games.lib.after_response``); run eagerly (no broker) it
     runs at the commit, so the next page already shows it. A broker that cannot be reached
     is logged, not raised: the deal is stored, and ``manage.py review_deals`` catches up."""
     deal_pk = deal.pk

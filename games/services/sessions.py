@@ -21,13 +21,13 @@ from games.engine.bigtwo import target_reached as engine_target_reached
 from games.engine.bigtwo import target_reason as engine_target_reason
 from games.engine.games import GAMES, descriptor_for
 from games.errors import HasHistory, ServiceError, SessionClosed, SessionOpen
-from games.live_push import announce
+from games.live.close import cancel_open_live
+from games.live.push import announce
+from games.live.seat_links import make_links
 from games.models import Deal, Group, Player, RuleSet, Session, SessionEvent, SessionSeat
 from games.permissions import require_member, require_owner
 from games.reports.ledger import balances
-from games.services.live_close import cancel_open_live
 from games.services.names import clean as clean_name
-from games.services.seat_links import make_links
 
 PLACE_LENGTH = Session._meta.get_field("place").max_length or 100
 

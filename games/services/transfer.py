@@ -10,7 +10,7 @@ active or void, is scored again by the engine under its session's rules and must
 stored result; its ledger rows are written from that result as a recorded deal's are
 (``games.services.deals.ledger_entries``). The first bad value refuses the whole file with
 its path, and nothing is stored. Deals are written in batches as they are read, so a file
-read lazily (``games.lazyjson``, as an uploaded file is) is never in memory whole.
+read lazily (``games.lib.lazyjson``, as an uploaded file is) is never in memory whole.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from django.db.models import Value
 from games.engine.rules import decimal_text
 from games.engine.tally import tally
 from games.errors import ImportRefused
+from games.lib.streaming import in_pieces
 from games.models import (
     Deal,
     DealRevision,
@@ -45,7 +46,6 @@ from games.permissions import require_owner
 from games.services import import_checks as read
 from games.services.import_values import items, required
 from games.services.transfer_payments import export_payments, restore_payments
-from games.streaming import in_pieces
 
 EXPORT_FORMAT = "scorekeeper-group/1"
 

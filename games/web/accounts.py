@@ -1,6 +1,6 @@
 """Accounts: sign-up, password change and password reset, on Django's own auth views.
 
-Sign-up and reset requests are counted per client address (games.ratelimit) like failed
+Sign-up and reset requests are counted per client address (games.lib.ratelimit) like failed
 logins, so neither can be used to flood the database or someone's mailbox.
 """
 
@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from games.ratelimit import form_posts_refused
+from games.lib.ratelimit import form_posts_refused
 
 if TYPE_CHECKING:
     BaseSignUpForm = UserCreationForm[User]

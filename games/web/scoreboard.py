@@ -22,10 +22,10 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
 from games import services
-from games.charts import running_totals_svg
 from games.engine import Rules
 from games.engine.cards import parse_cards
 from games.engine.games import GAMES, HANDS_FIELD, player_hands
+from games.live.page_config import live_config
 from games.models import Deal, Membership, Session
 from games.present import (
     capitalised,
@@ -38,9 +38,9 @@ from games.present import (
 )
 from games.reports import ledger
 from games.services.dealers import dealer_name, next_dealer, seat_numbers
+from games.sheets.charts import running_totals_svg
 from games.web.common import saved_keys, seat_names, session_for, session_rules
 from games.web.deal_view import pair_lines, showdown
-from games.web.live_config import live_config
 
 DEALS_PER_PAGE = 50
 CHART_POINTS = 60
@@ -180,7 +180,7 @@ def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
 
 
 def chart(points: Sequence[tuple[int, Sequence[Decimal]]], names: Sequence[str]) -> str:
-    """The running totals drawn as the PDF draws them (``games.charts``), from the summed
+    """The running totals drawn as the PDF draws them (``games.sheets.charts``), from the summed
     points: one line per player from the deal before the first (everyone at 0)."""
     totals = {name: [values[k] for _, values in points] for k, name in enumerate(names)}
     title = _("Running totals (units) of %(names)s") % {"names": ", ".join(names)}

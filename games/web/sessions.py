@@ -29,7 +29,7 @@ from games.present import (
     units,
 )
 from games.services.names import file_part
-from games.statements import unreviewed_deals
+from games.sheets.statements import unreviewed_deals
 from games.web.common import (
     group_for,
     session_for,

@@ -1,13 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from games.live import pages as live
 from games.web import (
     accounts,
     deals,
     groups,
     invites,
     language,
-    live,
     payments,
     players,
     scoreboard,

@@ -15,7 +15,7 @@ before.
 Django like any other, so its statements are logged and counted in tests) that binds its
 parameters on the server and prepares each statement the first time it sees it on a
 connection: PostgreSQL then parses and plans it once per connection instead of once per
-execution. Only the few statements every deal recording sends use it (``games.hot_sql``);
+execution. Only the few statements every deal recording sends use it (``games.lib.hot_sql``);
 everything else keeps Django's default client-side binding.
 """
 

@@ -1,4 +1,4 @@
-"""Queueing a deal's review waits until the response has gone out (games.after_response)."""
+"""Queueing a deal's review waits until the response has gone out (games.lib.after_response)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from games import after_response, services, tasks
+from games import services, tasks
+from games.lib import after_response
 from games.models import Deal, Session
 from tests.api.conftest import API
 from tests.services.hands import deal
@@ -66,7 +67,7 @@ def test_a_failure_is_logged_and_the_rest_still_runs(caplog: pytest.LogCaptureFi
     after_response.request_started()
     after_response.after_response(broken)
     after_response.after_response(lambda: done.append("ran"))
-    with caplog.at_level(logging.ERROR, logger="games.after_response"):
+    with caplog.at_level(logging.ERROR, logger="games.lib.after_response"):
         after_response.request_finished()
     assert done == ["ran"]
     assert "broker gone" in caplog.text

@@ -1,4 +1,4 @@
-"""The reads every deal recording makes, written once as SQL (games.hot_sql), give exactly
+"""The reads every deal recording makes, written once as SQL (games.lib.hot_sql), give exactly
 what the ORM gives; on PostgreSQL they are prepared statements."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Group, Player, Session
+from games.models.accounts import DeviceToken
 from games.services.deal_write import session_for_deal, token_and_session, with_deal_table
-from games.tokens import DeviceToken
 from tests.api.conftest import API
 from tests.services.hands import deal
 

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from pytest_django.live_server_helper import LiveServer
 
-from games.tokens import DeviceToken
+from games.models.accounts import DeviceToken
 from scripts import fuzz_api, fuzz_forms
 
 

@@ -75,7 +75,7 @@ def test_the_example_environment_passes_check_deploy() -> None:
 
 
 def test_every_process_shares_the_redis_channel_layer() -> None:
-    # web and worker announce (games.live_push), live holds the sockets: one layer for all.
+    # web and worker announce (games.live.push), live holds the sockets: one layer for all.
     env = example_env()
 
     assert env["CHANNEL_LAYER_URL"] == "redis://redis:6379/2"

@@ -10,7 +10,7 @@ import pytest
 from django.db import OperationalError, connections
 from django.test import Client, override_settings
 
-from games import health
+from games.lib import health
 from scripts.prodkit import redis_answers
 from tests.conftest import skip_or_fail
 

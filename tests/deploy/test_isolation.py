@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
-from games import documents, services
+from games import services
 from games.models import (
     Deal,
     DealRevision,
@@ -36,6 +36,7 @@ from games.models import (
     Session,
     SessionEvent,
 )
+from games.sheets import documents
 from tests.api.conftest import client_for
 from tests.services.hands import deal
 

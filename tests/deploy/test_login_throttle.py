@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.test import Client, RequestFactory, override_settings
 from rest_framework.test import APIClient
 
-from games.ratelimit import LoginThrottled
+from games.lib.ratelimit import LoginThrottled
 from tests.api.conftest import API
 
 PASSWORD = "carol-plays-at-nine"

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from games.live import seat_links
+from games.live.table import Actor
 from games.models import Session
-from games.services import seat_links
-from games.services.live import Actor
 from tests.services.hands import HANDS
 
 # Seat -> the hand its player holds: Ann A, Bob B, Cy C, Di D (A -8, B +4, C +3, D +1).

@@ -1,4 +1,4 @@
-"""games.after_response under ASGI (Daphne): the work a request leaves runs once, after the
+"""games.lib.after_response under ASGI (Daphne): the work a request leaves runs once, after the
 response has been sent, as under gunicorn.
 
 Under ASGI Django sends request_started from the event loop (its receivers wrapped in
@@ -21,7 +21,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.contrib.auth.models import User
 from django.test import override_settings
 
-from games import live_push
+from games.live import push
 from games.models import DeviceToken, Session
 from games.services import reviews
 from scorekeeper.asgi import application
@@ -105,7 +105,7 @@ def test_a_deal_recorded_through_asgi_announces_once_and_queues_its_review_after
     deals = f"/api/v1/sessions/{session.pk}/deals/"
     body = {"players": deal(Ann="A", Bob="B", Cy="C", Di="D")}
     with (
-        mock.patch.object(live_push, "publish", publish),
+        mock.patch.object(push, "publish", publish),
         mock.patch.object(reviews.review_deal, "delay", delay),
     ):
         status, recorded = asgi_request("POST", deals, token, body, events)
@@ -187,7 +187,7 @@ def test_the_work_is_done_even_when_the_server_gives_up_on_a_request_waiting_for
         return answered
 
     with (
-        mock.patch.object(live_push, "publish", publish),
+        mock.patch.object(push, "publish", publish),
         mock.patch.object(reviews.review_deal, "delay", delay),
     ):
         answered = async_to_sync(call)()
@@ -198,7 +198,7 @@ def test_the_work_is_done_even_when_the_server_gives_up_on_a_request_waiting_for
 
 def test_outside_a_request_the_work_still_runs_at_once() -> None:
     # The ASGI requests above leave no request open behind them in this thread.
-    from games.after_response import after_response
+    from games.lib.after_response import after_response
 
     ran: list[str] = []
     after_response(lambda: ran.append("now"))

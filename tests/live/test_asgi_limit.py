@@ -1,4 +1,4 @@
-"""games.asgi_limit: one ASGI process runs at most ASGI_MAX_REQUESTS requests at once."""
+"""games.lib.asgi_limit: one ASGI process runs at most ASGI_MAX_REQUESTS requests at once."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 
-from games.asgi_limit import limited
+from games.lib.asgi_limit import limited
 
 
 def test_requests_beyond_the_limit_wait_their_turn_and_all_are_answered() -> None:

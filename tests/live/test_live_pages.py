@@ -109,7 +109,7 @@ def test_a_hand_the_host_typed_stays_the_seats_own(session: Session, ann_user: U
     submit(ann, session, 4, hand(4))
     di = _di_sees(session)
     # Not taken over: the seat's phone sees what the host typed, and may take it back to
-    # change it (games.services.live: a seat link writes its seat until the host takes it).
+    # change it (games.live.table: a seat link writes its seat until the host takes it).
     assert (di["you"]["submitted"], di["you"]["entry"], di["seats"][3]["by"]) == (
         True,
         hand(4),
@@ -153,7 +153,7 @@ def test_the_owner_revokes_a_seat_link_on_the_live_page(
     old = SeatLink.objects.get(session=session, player__name="Cy", revoked_at=None)
     old_token = seat_token(session, 3)
 
-    # Revoking is the owners' (games.services.seat_links.revoke_link): Bob has no button,
+    # Revoking is the owners' (games.live.seat_links.revoke_link): Bob has no button,
     # and the call refused to him changes nothing.
     assert bob.revoke_buttons() == []
     refused = bob.revoke(old.pk)

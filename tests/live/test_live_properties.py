@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from games.engine import ScoreError, score_request
+from games.live import table
 from games.models import Deal, LiveDeal, LiveEntry, Session
 from games.permissions import NotAllowed
-from games.services import live
 from tests.live.helpers import member, seat_actor
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ class Night:
         self.names = dict(session.seats.values_list("seat", "name"))
         self.player_of = dict(session.seats.values_list("seat", "player_id"))
 
-    def actor(self, seat: int, writer: str) -> live.Actor:
+    def actor(self, seat: int, writer: str) -> table.Actor:
         if writer == "link":
             return self.links[seat]
         if writer == "other link":
@@ -142,7 +142,7 @@ def _outcome(call: Any) -> str | None:
         call()
     except NotAllowed:
         return "not_allowed"
-    except live.LiveConflict as conflict:
+    except table.LiveConflict as conflict:
         return conflict.code if conflict.code != "card_conflict" else f"clash:{conflict.message}"
     except ScoreError:
         return "engine"
@@ -157,20 +157,20 @@ def _step(night: Night, op: tuple[Any, ...], cards: list[list[str]]) -> None:
     deal = night.open_deal()
     if kind in ("open", "cancel", "take_over"):
         call = {
-            "open": lambda: live.open_live(session, actor),
-            "cancel": lambda: live.cancel(session, host),
-            "take_over": lambda: live.take_over(session, seat, host),
+            "open": lambda: table.open_live(session, actor),
+            "cancel": lambda: table.cancel(session, host),
+            "take_over": lambda: table.take_over(session, seat, host),
         }[kind]
         assert _outcome(call) == (None if kind == "open" or deal else "no_deal")
         return
     refusal = _expected_refusal(night, kind, seat, writer)
     entry = _entry(cards, seat, how)
     if kind == "withdraw":
-        outcome = _outcome(lambda: live.withdraw(session, seat, actor))
+        outcome = _outcome(lambda: table.withdraw(session, seat, actor))
     elif kind == "save_draft":
-        outcome = _outcome(lambda: live.save_draft(session, seat, entry, actor))
+        outcome = _outcome(lambda: table.save_draft(session, seat, entry, actor))
     else:
-        outcome = _outcome(lambda: live.submit(session, seat, entry, actor))
+        outcome = _outcome(lambda: table.submit(session, seat, entry, actor))
     event(f"{kind}: {(outcome or 'done').split(':')[0]}")
     if refusal is not None:
         assert outcome == refusal
@@ -265,7 +265,7 @@ def test_no_order_of_writes_records_a_deal_twice_or_wrongly(
     operations = _operations(random.Random(seed), count)
     with transaction.atomic():
         night = Night(session, ann_user, bob_user)
-        live.open_live(session, member(ann_user))
+        table.open_live(session, member(ann_user))
         for op in operations:
             note(f"step {op}")
             _step(night, op, cards)

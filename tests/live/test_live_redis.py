@@ -10,8 +10,8 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 
+from games.live import table
 from games.models import Session
-from games.services import live
 from tests.live.helpers import hand, member, seat_actor, seat_token
 from tests.live.test_push import _headers, _open
 
@@ -26,9 +26,9 @@ def test_a_seat_and_a_member_hear_the_deal_through_redis(
     nobody, ann = _headers(None), _headers(ann_user)
 
     def night() -> None:
-        live.open_live(session, member(ann_user))
+        table.open_live(session, member(ann_user))
         for seat in (1, 2, 3, 4):
-            live.submit(session, seat, hand(seat), seat_actor(session, seat))
+            table.submit(session, seat, hand(seat), seat_actor(session, seat))
 
     async def follow() -> list[list[Any]]:
         phone, phone_ok, _ = await _open(seat_path, nobody)

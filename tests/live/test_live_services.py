@@ -1,4 +1,4 @@
-"""The deal in progress (games.services.live): drafts, submits, conflicts, the host's
+"""The deal in progress (games.live.table): drafts, submits, conflicts, the host's
 powers, and the deal recorded exactly once when the last seat submits."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from django.contrib.auth.models import User
 
 from games import services
 from games.engine import ScoreError
+from games.live import seat_links, table
+from games.live.state import live_state
+from games.live.table import LiveConflict
 from games.models import Deal, LiveDeal, SeatLink, Session
 from games.permissions import NotAllowed
-from games.reports.live_state import live_state
-from games.services import live, seat_links
-from games.services.live import LiveConflict
 from tests.live.helpers import hand, member, seat_actor
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def _submit_all(session: Session, seats: tuple[int, ...] = (1, 2, 3, 4)) -> LiveDeal:
     done = None
     for seat in seats:
-        done = live.submit(session, seat, hand(seat), seat_actor(session, seat))
+        done = table.submit(session, seat, hand(seat), seat_actor(session, seat))
     assert done is not None
     return done
 
@@ -36,7 +36,7 @@ def test_a_session_starts_with_one_link_per_seat(session: Session) -> None:
 def test_the_last_submit_records_the_deal_once_with_the_right_units(
     session: Session, ann_user: User
 ) -> None:
-    live.open_live(session, member(ann_user))
+    table.open_live(session, member(ann_user))
 
     recorded = _submit_all(session)
 
@@ -54,7 +54,7 @@ def test_the_last_submit_records_the_deal_once_with_the_right_units(
 def test_a_deal_opened_by_a_seat_link_is_recorded_by_the_owner(
     session: Session, ann_user: User
 ) -> None:
-    live.open_live(session, seat_actor(session, 3))
+    table.open_live(session, seat_actor(session, 3))
 
     _submit_all(session)
 
@@ -62,8 +62,8 @@ def test_a_deal_opened_by_a_seat_link_is_recorded_by_the_owner(
 
 
 def test_opening_twice_answers_the_open_one(session: Session, bob_user: User) -> None:
-    first, created = live.open_live(session, member(bob_user))
-    again, created_again = live.open_live(session, seat_actor(session, 2))
+    first, created = table.open_live(session, member(bob_user))
+    again, created_again = table.open_live(session, seat_actor(session, 2))
 
     assert (created, created_again) == (True, False)
     assert again.pk == first.pk
@@ -72,12 +72,12 @@ def test_opening_twice_answers_the_open_one(session: Session, bob_user: User) ->
 def test_a_card_in_two_hands_is_refused_and_both_seats_are_told(
     session: Session, ann_user: User
 ) -> None:
-    live.open_live(session, member(ann_user))
-    live.save_draft(session, 2, hand(2), seat_actor(session, 2))
+    table.open_live(session, member(ann_user))
+    table.save_draft(session, 2, hand(2), seat_actor(session, 2))
     mine = {**hand(1), "front": "2c Kc 3d"}  # 2c is in Bob's front
 
     with pytest.raises(LiveConflict, match="2c is also in Bob's hand") as refused:
-        live.submit(session, 1, mine, seat_actor(session, 1))
+        table.submit(session, 1, mine, seat_actor(session, 1))
 
     assert refused.value.code == "card_conflict"
     players = {p.name: p.pk for p in session.players.all()}
@@ -90,20 +90,20 @@ def test_a_card_in_two_hands_is_refused_and_both_seats_are_told(
 
 
 def test_submitting_twice_is_refused(session: Session, ann_user: User) -> None:
-    live.open_live(session, member(ann_user))
-    live.submit(session, 1, hand(1), seat_actor(session, 1))
+    table.open_live(session, member(ann_user))
+    table.submit(session, 1, hand(1), seat_actor(session, 1))
 
     with pytest.raises(LiveConflict, match="Ann has already submitted this hand"):
-        live.submit(session, 1, hand(1), seat_actor(session, 1))
+        table.submit(session, 1, hand(1), seat_actor(session, 1))
     with pytest.raises(LiveConflict, match="already submitted"):
-        live.save_draft(session, 1, hand(1), seat_actor(session, 1))
+        table.save_draft(session, 1, hand(1), seat_actor(session, 1))
 
 
 def test_withdraw_takes_a_hand_back_to_a_draft(session: Session, ann_user: User) -> None:
-    live.open_live(session, member(ann_user))
-    live.submit(session, 1, hand(1), seat_actor(session, 1))
+    table.open_live(session, member(ann_user))
+    table.submit(session, 1, hand(1), seat_actor(session, 1))
 
-    live.withdraw(session, 1, seat_actor(session, 1))
+    table.withdraw(session, 1, seat_actor(session, 1))
 
     ann = session.players.get(name="Ann").pk
     you = live_state(session, ann)["live"]["you"]
@@ -112,9 +112,9 @@ def test_withdraw_takes_a_hand_back_to_a_draft(session: Session, ann_user: User)
 
 
 def test_drafts_are_kept_and_resumed(session: Session, ann_user: User) -> None:
-    live.open_live(session, member(ann_user))
-    live.save_draft(session, 3, {"cards": "As Kd"}, seat_actor(session, 3))
-    live.save_draft(session, 3, {"front": "Qc Jc 9d", "middle": "8c 8d"}, seat_actor(session, 3))
+    table.open_live(session, member(ann_user))
+    table.save_draft(session, 3, {"cards": "As Kd"}, seat_actor(session, 3))
+    table.save_draft(session, 3, {"front": "Qc Jc 9d", "middle": "8c 8d"}, seat_actor(session, 3))
 
     cy = session.players.get(name="Cy").pk
     state = live_state(session, cy)["live"]
@@ -124,8 +124,8 @@ def test_drafts_are_kept_and_resumed(session: Session, ann_user: User) -> None:
 
 
 def test_closing_the_session_cancels_the_deal_in_progress(session: Session, ann_user: User) -> None:
-    live.open_live(session, member(ann_user))
-    live.submit(session, 1, hand(1), seat_actor(session, 1))
+    table.open_live(session, member(ann_user))
+    table.submit(session, 1, hand(1), seat_actor(session, 1))
     phone = seat_actor(session, 2)
 
     services.close_session(session, ann_user)
@@ -133,22 +133,22 @@ def test_closing_the_session_cancels_the_deal_in_progress(session: Session, ann_
     state = live_state(session, None)["live"]
     assert (state["status"], state["message"]) == ("cancelled", "the session was closed")
     with pytest.raises(LiveConflict, match="the session is closed") as refused:
-        live.submit(session, 2, hand(2), phone)
+        table.submit(session, 2, hand(2), phone)
     assert refused.value.code == "session_closed"
     with pytest.raises(seat_links.SeatLinkRefused, match="closed"):
         seat_actor(session, 2)
 
 
 def test_the_host_takes_over_a_quiet_seat(session: Session, bob_user: User) -> None:
-    live.open_live(session, member(bob_user))
+    table.open_live(session, member(bob_user))
     phone = seat_actor(session, 4)
-    live.save_draft(session, 4, {"cards": "4s"}, phone)
+    table.save_draft(session, 4, {"cards": "4s"}, phone)
 
-    live.take_over(session, 4, bob_user)
+    table.take_over(session, 4, bob_user)
 
     with pytest.raises(LiveConflict, match="the host took over Di's seat"):
-        live.save_draft(session, 4, hand(4), phone)
-    live.submit(session, 4, hand(4), member(bob_user))
+        table.save_draft(session, 4, hand(4), phone)
+    table.submit(session, 4, hand(4), member(bob_user))
     seats = live_state(session, None)["live"]["seats"]
     assert seats[3] == {
         "seat": 4,
@@ -161,47 +161,47 @@ def test_the_host_takes_over_a_quiet_seat(session: Session, bob_user: User) -> N
 
 
 def test_cancel_records_nothing(session: Session, ann_user: User, bob_user: User) -> None:
-    live.open_live(session, member(ann_user))
+    table.open_live(session, member(ann_user))
     _submit_all(session, (1, 2, 3))
 
-    live.cancel(session, bob_user)
+    table.cancel(session, bob_user)
 
     assert live_state(session, None)["live"]["status"] == "cancelled"
     with pytest.raises(LiveConflict, match="no deal in progress"):
-        live.submit(session, 4, hand(4), seat_actor(session, 4))
+        table.submit(session, 4, hand(4), seat_actor(session, 4))
     assert not Deal.objects.filter(session=session).exists()
 
 
 def test_a_seat_holder_writes_only_its_own_seat(session: Session, ann_user: User) -> None:
-    live.open_live(session, member(ann_user))
+    table.open_live(session, member(ann_user))
 
     with pytest.raises(NotAllowed):
-        live.save_draft(session, 2, hand(2), seat_actor(session, 1))
+        table.save_draft(session, 2, hand(2), seat_actor(session, 1))
 
 
 def test_an_entry_the_engine_refuses_leaves_the_deal_open(session: Session, ann_user: User) -> None:
-    live.open_live(session, member(ann_user))
+    table.open_live(session, member(ann_user))
     _submit_all(session, (1, 2, 3))
     broken = {"front": "4s 3h", "middle": "Qd Qh Jh Js 9c", "back": "Ad Ah Ks Kh 9s"}
 
     with pytest.raises(ScoreError, match="front"):
-        live.submit(session, 4, broken, seat_actor(session, 4))
+        table.submit(session, 4, broken, seat_actor(session, 4))
 
     state = live_state(session, session.players.get(name="Di").pk)["live"]
     assert state["status"] == "open" and "front" in state["message"]
     assert state["you"] == {**state["you"], "submitted": False, "entry": broken}
-    live.save_draft(session, 4, hand(4), seat_actor(session, 4))
-    live.submit(session, 4, hand(4), seat_actor(session, 4))
+    table.save_draft(session, 4, hand(4), seat_actor(session, 4))
+    table.submit(session, 4, hand(4), seat_actor(session, 4))
     assert Deal.objects.filter(session=session).count() == 1
 
 
 def test_a_fouled_hand_is_scored(session: Session, ann_user: User) -> None:
     from tests.services.hands import fouled
 
-    live.open_live(session, member(ann_user))
+    table.open_live(session, member(ann_user))
     _submit_all(session, (1, 2, 3))
 
-    live.submit(session, 4, fouled("D"), seat_actor(session, 4))
+    table.submit(session, 4, fouled("D"), seat_actor(session, 4))
 
     result = Deal.objects.get(session=session).result
     assert [p["fouled"] for p in result["players"]] == [False, False, False, True]

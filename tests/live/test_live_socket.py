@@ -16,8 +16,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from games import services
+from games.live import seat_links, table
 from games.models import Deal, Group, Player, Session
-from games.services import live, seat_links
 from tests.live.helpers import hand, member, seat_actor, seat_token
 from tests.live.test_push import _headers, _open
 
@@ -70,10 +70,10 @@ def _follow(session: Session, writes: Callable[[], Any], expected: int) -> list[
 
 def test_announcements_arrive_in_the_order_of_the_writes(session: Session, ann_user: User) -> None:
     def night() -> None:
-        live.open_live(session, member(ann_user))
-        live.save_draft(session, 2, {"cards": "2c"}, seat_actor(session, 2))
+        table.open_live(session, member(ann_user))
+        table.save_draft(session, 2, {"cards": "2c"}, seat_actor(session, 2))
         for seat in (1, 2, 3, 4):
-            live.submit(session, seat, hand(seat), seat_actor(session, seat))
+            table.submit(session, seat, hand(seat), seat_actor(session, seat))
         services.close_session(session, ann_user)
 
     heard = _follow(session, night, 8)
@@ -121,7 +121,7 @@ class Window:
         self.both_inside.clear()
 
 
-SHARED_CARDS = live.shared_cards
+SHARED_CARDS = table.shared_cards
 
 
 def _another_waits_for_a_lock() -> bool:
@@ -144,12 +144,12 @@ def test_two_last_submits_at_once_record_one_deal(
     rounds = 3
     errors: list[BaseException] = []
     window = Window()
-    monkeypatch.setattr(live, "shared_cards", window)
+    monkeypatch.setattr(table, "shared_cards", window)
 
-    def last(seat: int, actor: live.Actor, start: threading.Barrier) -> None:
+    def last(seat: int, actor: table.Actor, start: threading.Barrier) -> None:
         try:
             start.wait()
-            live.submit(session, seat, hand(seat), actor)
+            table.submit(session, seat, hand(seat), actor)
         except BaseException as error:  # (reported below)
             errors.append(error)
         finally:
@@ -157,9 +157,9 @@ def test_two_last_submits_at_once_record_one_deal(
 
     def race() -> None:
         for round_ in range(1, rounds + 1):
-            live.open_live(session, member(ann_user))
+            table.open_live(session, member(ann_user))
             for seat in (1, 2):
-                live.submit(session, seat, hand(seat), seat_actor(session, seat))
+                table.submit(session, seat, hand(seat), seat_actor(session, seat))
             start = threading.Barrier(2)
             threads = [
                 threading.Thread(target=last, args=(seat, seat_actor(session, seat), start))

@@ -1,4 +1,4 @@
-"""The session WebSocket (games.consumers) through the whole ASGI application: who may
+"""The session WebSocket (games.live.consumers) through the whole ASGI application: who may
 follow a session, and the announcement a recorded deal sends to everyone following it."""
 
 from __future__ import annotations

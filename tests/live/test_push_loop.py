@@ -1,5 +1,5 @@
 """Sends from sync code to a layer with a server (Redis) go through one event loop the
-process keeps (games.live_push): its connection is kept, nothing is made per message."""
+process keeps (games.live.push): its connection is kept, nothing is made per message."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import live_push
+from games.live import push
 
 
 def _receiver(channel_group: str) -> tuple[Any, str]:
@@ -24,16 +24,16 @@ def _receiver(channel_group: str) -> tuple[Any, str]:
 
 
 def test_sends_through_redis_share_one_loop_and_arrive(redis_layer: None) -> None:
-    layer, channel = _receiver(live_push.session_group(901))
+    layer, channel = _receiver(push.session_group(901))
     before = threading.active_count()
 
     for n in range(5):
-        live_push.publish(901, f"deals-{n}")
-    kept = live_push._kept
+        push.publish(901, f"deals-{n}")
+    kept = push._kept
 
     assert kept is not None and kept[0] == os.getpid() and kept[1].is_running()
-    live_push.publish(901, "deals-5")
-    assert live_push._kept is kept  # the same loop, not one per message
+    push.publish(901, "deals-5")
+    assert push._kept is kept  # the same loop, not one per message
     assert threading.active_count() <= before + 1  # its one thread, at most
 
     async def heard() -> list[str]:
@@ -43,16 +43,16 @@ def test_sends_through_redis_share_one_loop_and_arrive(redis_layer: None) -> Non
 
 
 def test_a_forked_process_starts_a_loop_of_its_own(redis_layer: None) -> None:
-    live_push.publish(902, "deals")
-    kept = live_push._kept
+    push.publish(902, "deals")
+    kept = push._kept
     assert kept is not None
     # As seen from a child forked after the loop started: the parent's pid, a loop whose
     # thread did not come along.
     stale = asyncio.new_event_loop()
-    live_push._kept = (kept[0] + 1, stale)
+    push._kept = (kept[0] + 1, stale)
     try:
-        live_push.publish(902, "deals")
-        fresh = live_push._kept
+        push.publish(902, "deals")
+        fresh = push._kept
         assert fresh is not None and fresh[1] is not stale and fresh[0] == os.getpid()
     finally:
         stale.close()
@@ -68,6 +68,6 @@ def test_a_layer_that_does_not_answer_is_logged_not_raised(
             "CONFIG": {"hosts": ["redis://127.0.0.1:9/0"], "prefix": "scorekeeper-test-down"},
         }
     }
-    with caplog.at_level(logging.ERROR, logger="games.live_push"):
-        live_push.publish(903, "deals")
+    with caplog.at_level(logging.ERROR, logger="games.live.push"):
+        push.publish(903, "deals")
     assert "could not announce a change to session 903" in caplog.text

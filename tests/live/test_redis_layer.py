@@ -21,7 +21,7 @@ from channels_redis.core import RedisChannelLayer
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
 
-from games import live_push
+from games.live import push
 from games.models import Session
 from scorekeeper.asgi import application
 from scripts.prodkit import redis_answers
@@ -97,7 +97,7 @@ def test_an_announcement_from_another_process_reaches_the_socket(
     # a line before it announces, so that the socket is already following.
     code = (
         "import sys, django; django.setup();"
-        "from games.live_push import publish;"
+        "from games.live.push import publish;"
         "sys.stdin.readline();"
         f"publish({session.pk}, 'live')"
     )
@@ -134,7 +134,7 @@ def test_an_announcement_through_a_second_layer_reaches_the_socket(
 
     async def from_the_other_layer() -> None:
         await other.group_send(
-            live_push.session_group(session.pk), {"type": live_push.CHANGED, "what": "deals"}
+            push.session_group(session.pk), {"type": push.CHANGED, "what": "deals"}
         )
 
     assert follow_while(session, ann_user, from_the_other_layer) == {
@@ -148,9 +148,9 @@ def test_another_sessions_announcement_does_not_reach_it(session: Session, ann_u
     other = RedisChannelLayer(**LAYER_CONFIG)
 
     async def elsewhere_then_here() -> None:
-        group = live_push.session_group
-        await other.group_send(group(session.pk + 1000), {"type": live_push.CHANGED, "what": "x"})
-        await other.group_send(group(session.pk), {"type": live_push.CHANGED, "what": "live"})
+        group = push.session_group
+        await other.group_send(group(session.pk + 1000), {"type": push.CHANGED, "what": "x"})
+        await other.group_send(group(session.pk), {"type": push.CHANGED, "what": "live"})
 
     assert follow_while(session, ann_user, elsewhere_then_here)["what"] == "live"
 
@@ -164,7 +164,7 @@ def test_an_idle_socket_still_hears_the_next_deal(session: Session, ann_user: Us
     async def after_a_quiet_while() -> None:
         await asyncio.sleep(7)
         await other.group_send(
-            live_push.session_group(session.pk), {"type": live_push.CHANGED, "what": "deals"}
+            push.session_group(session.pk), {"type": push.CHANGED, "what": "deals"}
         )
 
     assert follow_while(session, ann_user, after_a_quiet_while)["what"] == "deals"
@@ -184,7 +184,7 @@ def test_a_burst_of_announcements_to_one_process_is_not_dropped() -> None:
             await layer.group_add(group, channel)
         try:
             for k in range(burst):
-                await layer.group_send(group, {"type": live_push.CHANGED, "what": str(k)})
+                await layer.group_send(group, {"type": push.CHANGED, "what": str(k)})
             got = 0
             for channel in channels:
                 for _ in range(burst):

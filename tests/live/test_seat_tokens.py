@@ -10,9 +10,9 @@ from unittest import mock
 import pytest
 from django.core import signing
 
+from games.live import seat_links
+from games.live.seat_links import SALT, SeatLinkRefused
 from games.models import Session
-from games.services import seat_links
-from games.services.seat_links import SALT, SeatLinkRefused
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 
 from games import services
+from games.live import seat_links, table
 from games.models import Membership, Player, Session
-from games.services import live, seat_links
 from tests.live.helpers import hand, member, seat_actor, seat_token
 from tests.live.test_push import _headers, _open
 from tests.services.hands import HANDS
@@ -30,10 +30,10 @@ def test_every_change_of_the_deal_carries_its_public_state(
     session: Session, ann_user: User
 ) -> None:
     def night() -> None:
-        live.open_live(session, member(ann_user))
-        live.save_draft(session, 2, hand(2), seat_actor(session, 2))
+        table.open_live(session, member(ann_user))
+        table.save_draft(session, 2, hand(2), seat_actor(session, 2))
         for seat in (1, 2, 3, 4):
-            live.submit(session, seat, hand(seat), seat_actor(session, seat))
+            table.submit(session, seat, hand(seat), seat_actor(session, seat))
 
     path = _seat_path(session, 1)
 
@@ -76,7 +76,7 @@ def test_revoking_a_link_closes_the_sockets_it_opened(session: Session, ann_user
         assert connected and cy_connected
         await database_sync_to_async(seat_links.revoke_link)(bob_link, ann_user)
         closed = await bob.receive_output(timeout=5)
-        await database_sync_to_async(live.open_live)(session, member(ann_user))
+        await database_sync_to_async(table.open_live)(session, member(ann_user))
         heard = await cy.receive_json_from(timeout=5)
         await cy.disconnect()
         return closed, heard

@@ -7,8 +7,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import documents
 from games.models import Document, Session
+from games.sheets import documents
 
 
 def test_the_admin_lists_documents_and_deleting_one_removes_its_file(

@@ -17,8 +17,9 @@ from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 from rest_framework.test import APIClient
 
-from games import documents, services, sheets, tasks
+from games import services, tasks
 from games.models import Document, Player, Session
+from games.sheets import compose, documents
 from tests.api.conftest import API, client_for
 from tests.pdf.conftest import TRANSFER, pdf_text
 from tests.services.hands import deal
@@ -91,7 +92,7 @@ def test_the_file_is_stored_not_rendered_again(
     def no_rendering(*args: Any) -> bytes:
         raise AssertionError("rendered again")
 
-    monkeypatch.setattr("games.sheets.render", no_rendering)
+    monkeypatch.setattr("games.sheets.compose.render", no_rendering)
     download_url = as_bob.get(first["Location"]).json()["download"]
     for _ in range(2):
         download = as_bob.get(download_url)
@@ -213,7 +214,7 @@ def test_a_rendering_error_marks_the_document_failed(
     def broken(*args: Any) -> bytes:
         raise ValueError("no fonts")
 
-    monkeypatch.setattr("games.sheets.render", broken)
+    monkeypatch.setattr("games.sheets.compose.render", broken)
     response = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
 
     assert response.status_code == 202
@@ -232,7 +233,7 @@ def test_transient_errors_are_retried(
     django_capture_on_commit_callbacks: Capture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    render = sheets.render
+    render = compose.render
     calls: list[int] = []
 
     def flaky(*args: Any) -> bytes:
@@ -241,7 +242,7 @@ def test_transient_errors_are_retried(
             raise OperationalError("server closed the connection unexpectedly")
         return render(*args)
 
-    monkeypatch.setattr("games.sheets.render", flaky)
+    monkeypatch.setattr("games.sheets.compose.render", flaky)
     response = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
 
     document = Document.objects.get(pk=response.json()["id"])
@@ -258,7 +259,7 @@ def test_a_transient_error_that_persists_fails_after_the_retries(
     def down(*args: Any) -> bytes:
         raise OperationalError("could not connect to server")
 
-    monkeypatch.setattr("games.sheets.render", down)
+    monkeypatch.setattr("games.sheets.compose.render", down)
     response = ask(as_bob, django_capture_on_commit_callbacks, f"{API}/sessions/{night.pk}/sheets/")
 
     document = Document.objects.get(pk=response.json()["id"])
@@ -423,7 +424,7 @@ def test_a_document_that_keeps_killing_its_worker_ends_failed(
     def never(*args: Any) -> bytes:
         raise AssertionError("rendered a document that killed its worker every time")
 
-    monkeypatch.setattr("games.sheets.render", never)
+    monkeypatch.setattr("games.sheets.compose.render", never)
 
     assert tasks.render_document.apply(args=(document.pk,)).get() == "failed"
     document.refresh_from_db()

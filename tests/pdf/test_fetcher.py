@@ -20,8 +20,8 @@ import pytest
 from django.conf import settings
 from pypdf import PdfReader
 
-from games import pdf, sheets
 from games.models import Session
+from games.sheets import compose, pdf
 from tests.pdf.conftest import pdf_text
 
 # A 1x1 transparent PNG.
@@ -159,7 +159,7 @@ def test_the_real_sheet_renders_and_asks_for_nothing_refused(
     night: Session, web_server: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     with caplog.at_level(logging.WARNING):
-        content = sheets.render("sheet", night)
+        content = compose.render("sheet", night)
 
     text = pdf_text(content)
     assert "Totals" in text and "Who pays whom" in text

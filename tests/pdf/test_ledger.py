@@ -5,8 +5,9 @@ from decimal import Decimal
 
 from django.contrib.auth.models import User
 
-from games import reports, services, sheets
+from games import reports, services
 from games.models import Group, Player, Session
+from games.sheets import compose
 from tests.pdf.conftest import pdf_text
 from tests.services.hands import deal
 
@@ -26,7 +27,7 @@ def deal_lines(part: str) -> list[list[str]]:
 def test_every_balance_on_the_ledger_is_the_reports(
     night: Session, group: Group, players: dict[str, Player]
 ) -> None:
-    text = pdf_text(sheets.render("ledger", night, players["Ann"]))
+    text = pdf_text(compose.render("ledger", night, players["Ann"]))
     ledger = reports.opponent_ledger(group, players["Ann"], session=night)
     by_opponent = sections(text)
 
@@ -51,7 +52,7 @@ def test_every_balance_on_the_ledger_is_the_reports(
 def test_the_net_to_settle_with_each_opponent(
     night: Session, group: Group, players: dict[str, Player]
 ) -> None:
-    text = pdf_text(sheets.render("ledger", night, players["Ann"]))
+    text = pdf_text(compose.render("ledger", night, players["Ann"]))
     ledger = reports.opponent_ledger(group, players["Ann"], session=night)
 
     # Ann won 1 unit from Bob, lost 6 to Cy and won 12.5 from Di: at 0.5 EUR a unit.
@@ -75,7 +76,7 @@ def test_the_pairs_stake_is_on_the_ledger(
     services.set_pair_stake(group, players["Ann"], players["Bob"], 4, by=ann_user)
     services.record_deal(night, deal(Ann="A", Bob="B", Cy="C", Di="D"), bob_user)
 
-    text = pdf_text(sheets.render("ledger", night, players["Ann"]))
+    text = pdf_text(compose.render("ledger", night, players["Ann"]))
     against_bob = sections(text)["Bob"]
 
     assert "Stake: x1, then x4 the unit (now x4)" in against_bob
@@ -87,7 +88,7 @@ def test_the_pairs_stake_is_on_the_ledger(
 def test_a_player_without_deals_gets_an_empty_ledger(
     session: Session, players: dict[str, Player]
 ) -> None:
-    text = pdf_text(sheets.render("ledger", session, players["Cy"]))
+    text = pdf_text(compose.render("ledger", session, players["Cy"]))
 
     assert "Cy played no deal at this session." in text
     assert "Against" not in text

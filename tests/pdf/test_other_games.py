@@ -4,8 +4,9 @@ import re
 
 from django.contrib.auth.models import User
 
-from games import services, sheets
+from games import services
 from games.models import Group, Player
+from games.sheets import compose
 from tests.pdf.conftest import pdf_text
 
 QUEENS = {"front": "Qc Qd 2h", "middle": "Kc Kd 3h 4h 5s", "back": "Ac Ad 6h 7h 8s"}
@@ -19,7 +20,7 @@ def test_an_open_face_sheet_marks_fantasy_land(
     session = services.start_session(group, seats, ann_user, rules_override="ofc")
     services.record_deal(session, [{"name": "Ann", **QUEENS}, {"name": "Bob", **PLAIN}], ann_user)
 
-    text = pdf_text(sheets.render("sheet", session))
+    text = pdf_text(compose.render("sheet", session))
 
     assert "Open-face Chinese poker, preset ofc" in text
     assert "Fantasy land for queens or better in the front" in text
@@ -42,7 +43,7 @@ def test_a_big_two_sheet(group: Group, players: dict[str, Player], ann_user: Use
         ann_user,
     )
 
-    text = pdf_text(sheets.render("sheet", session))
+    text = pdf_text(compose.render("sheet", session))
 
     assert "Big Two, preset big-two" in text
     assert "Each loser pays the winner one unit per card left in hand." in text
@@ -51,5 +52,5 @@ def test_a_big_two_sheet(group: Group, players: dict[str, Player], ann_user: Use
     assert "Bob pays Ann 2.50 EUR" in text and "Cy pays Ann 1.50 EUR" in text
     # Big Two deals are not reviewed: no "Units missed" column nor its legend.
     assert "Units missed" not in text and "still being reviewed" not in text
-    ledger = pdf_text(sheets.render("ledger", session, players["Bob"]))
+    ledger = pdf_text(compose.render("ledger", session, players["Bob"]))
     assert "Bob pays Ann 2.50 EUR" in ledger

@@ -12,9 +12,10 @@ from decimal import Decimal
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import services, sheets
-from games.charts import running_totals_svg
+from games import services
 from games.models import Deal, Group, Player, Session
+from games.sheets import compose
+from games.sheets.charts import running_totals_svg
 from tests.pdf.conftest import pdf_text
 from tests.services.hands import deal
 
@@ -22,7 +23,7 @@ D = Decimal
 
 
 def test_the_ledger_pdf_states_the_units_value(night: Session, players: dict[str, Player]) -> None:
-    text = " ".join(pdf_text(sheets.render("ledger", night, players["Ann"])).split())
+    text = " ".join(pdf_text(compose.render("ledger", night, players["Ann"])).split())
     assert "One unit is worth 0.50 EUR." in text
     assert "Amounts in EUR." in text
 
@@ -43,7 +44,7 @@ def test_the_sheet_lists_payments_and_balances_carried_in_and_out(
     made = services.settle_session(night, ann_user)
     services.confirm_payment(made[0], ann_user)
     services.void_payment(made[-1], ann_user, "paid in cash instead")
-    text = " ".join(pdf_text(sheets.render("sheet", night)).split())
+    text = " ".join(pdf_text(compose.render("sheet", night)).split())
     assert "Payments and balances carried" in text
     first = made[0]
     assert (
@@ -61,13 +62,13 @@ def test_the_sheet_lists_payments_and_balances_carried_in_and_out(
 def test_the_sheet_marks_corrections_and_void_reasons(
     night: Session,
 ) -> None:
-    text = " ".join(pdf_text(sheets.render("sheet", night)).split())
+    text = " ".join(pdf_text(compose.render("sheet", night)).split())
     # The hand-worked night has deal 8 corrected and deal 9 void (tests/services/test_night).
     changed = text[text.index("Changed since first entered:") :]
     assert re.search(r"deal 8 corrected: hands mixed up", changed)
     assert re.search(r"deal 9 void: entered twice \(counts nowhere\)", changed)
     # And on the deal's own line of the listing, with its reason.
-    lines = pdf_text(sheets.render("sheet", night)).splitlines()
+    lines = pdf_text(compose.render("sheet", night)).splitlines()
     assert any(re.match(r"^\s*8 .*corrected: hands mixed up", line) for line in lines)
     assert any(re.match(r"^\s*9 +void: entered twice \(counts nowhere\)$", line) for line in lines)
 
@@ -80,7 +81,7 @@ def test_units_are_coloured_by_their_own_sign(
     seats = [players[name] for name in ("Ann", "Bob", "Cy", "Di")]
     session = services.start_session(group, seats, ann_user)
     services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
-    html = sheets.document_html("sheet", session, None, "A4")
+    html = compose.document_html("sheet", session, None, "A4")
     bob = re.search(r"Bob</td><td class=\"(\w+)\">\+4</td><td class=\"(\w+)\">-0.70</td>", html)
     assert bob is not None and bob.groups() == ("pos", "neg")
 
@@ -92,11 +93,11 @@ def test_deals_nobody_reviewed_are_said_so(
     session = services.start_session(group, seats, ann_user)
     services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), ann_user)
     Deal.objects.filter(session=session).update(review=None)
-    html = sheets.document_html("sheet", session, None, "A4")
+    html = compose.document_html("sheet", session, None, "A4")
     assert "still being reviewed" not in html and "no review" not in html
     old = timezone.now() - datetime.timedelta(hours=1)
     Deal.objects.filter(session=session).update(updated_at=old)
-    html = sheets.document_html("sheet", session, None, "A4")
+    html = compose.document_html("sheet", session, None, "A4")
     assert "no deal of this night has been reviewed" in html
 
 

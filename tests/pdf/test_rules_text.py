@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games import services, sheets
-from games.charts import running_totals_svg
+from games import services
 from games.engine.games import GAMES
 from games.engine.options import OPTIONS, OPTIONS_BY_NAME
 from games.engine.rules import PRESETS, Rules
@@ -20,6 +19,8 @@ from games.rules_text import (
     is_mau_binh,
     natural_name,
 )
+from games.sheets import compose
+from games.sheets.charts import running_totals_svg
 from tests.pdf.conftest import pdf_text
 from tests.services.hands import deal
 
@@ -134,7 +135,7 @@ def test_a_mau_binh_sheet_prints_the_vietnamese_names(
     natural[3]["natural"] = "six_pairs"  # hand D holds six pairs
     services.record_deal(session, natural, bob_user)
 
-    text = pdf_text(sheets.render("sheet", session))
+    text = pdf_text(compose.render("sheet", session))
 
     assert "Di: six pairs (lục phé bôn)" in text
     assert "Mau Binh (Mậu Binh), preset mau-binh-south" in text

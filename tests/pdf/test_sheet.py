@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from games import reports, services, sheets
+from games import reports, services
 from games.engine.rules import Rules
 from games.models import Deal, Session
 from games.rules_text import describe_rules
+from games.sheets import compose
 from tests.pdf.conftest import TRANSFER, amount, pdf_pages, pdf_text
 from tests.services import hands
 
@@ -22,7 +23,7 @@ def section(text: str, start: str, end: str) -> str:
 
 
 def test_totals_on_the_sheet_are_the_summary(night: Session) -> None:
-    text = pdf_text(sheets.render("sheet", night))
+    text = pdf_text(compose.render("sheet", night))
     summary = reports.session_summary(night)
 
     totals = section(text, "Totals\n", "Who pays whom")
@@ -41,7 +42,7 @@ def test_totals_on_the_sheet_are_the_summary(night: Session) -> None:
 
 
 def test_transfers_on_the_sheet_are_the_settlement(night: Session) -> None:
-    text = pdf_text(sheets.render("sheet", night))
+    text = pdf_text(compose.render("sheet", night))
     settled = reports.settlement(night)
 
     fewest = section(text, "Fewest transfers", "Pair by pair\n")
@@ -59,7 +60,7 @@ def test_transfers_on_the_sheet_are_the_settlement(night: Session) -> None:
 
 
 def test_deal_by_deal_lines_are_the_stored_results(night: Session) -> None:
-    text = pdf_text(sheets.render("sheet", night))
+    text = pdf_text(compose.render("sheet", night))
     listing = section(text, "Deal by deal", "Marks:")
     lines = {
         int(m[1]): m[2] for m in re.finditer(r"^\s*(\d+) (.*)$", listing, re.M) if m[2].strip()
@@ -83,7 +84,7 @@ def test_deal_by_deal_lines_are_the_stored_results(night: Session) -> None:
 
 
 def test_marks_for_fouls_surrenders_naturals_and_scoops(night: Session) -> None:
-    text = pdf_text(sheets.render("sheet", night))
+    text = pdf_text(compose.render("sheet", night))
     listing = section(text, "Deal by deal", "Marks:")
 
     assert re.search(r"^\s*5 .*Bob fouls", listing, re.M)  # deal 5: Bob fouls
@@ -93,7 +94,7 @@ def test_marks_for_fouls_surrenders_naturals_and_scoops(night: Session) -> None:
 
 
 def test_rules_footer_and_page_numbers(night: Session) -> None:
-    content = sheets.render("sheet", night)
+    content = compose.render("sheet", night)
     text = pdf_text(content)
     pages = pdf_pages(content)
 
@@ -112,13 +113,13 @@ def test_rules_footer_and_page_numbers(night: Session) -> None:
 def test_paper_sizes(night: Session, paper: str, size: tuple[int, int]) -> None:
     import io
 
-    reader = PdfReader(io.BytesIO(sheets.render("sheet", night, paper=paper)))
+    reader = PdfReader(io.BytesIO(compose.render("sheet", night, paper=paper)))
     box = reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == size
 
 
 def test_a_random_night_sheet_matches_its_ledger(random_night: Session) -> None:
-    text = pdf_text(sheets.render("sheet", random_night))
+    text = pdf_text(compose.render("sheet", random_night))
     summary = reports.session_summary(random_night)
     settled = reports.settlement(random_night)
 
@@ -135,8 +136,8 @@ def test_a_random_night_sheet_matches_its_ledger(random_night: Session) -> None:
 
 
 def test_suits_in_colour_and_cards_in_the_hands_of_the_night(night: Session) -> None:
-    html = sheets.document_html("sheet", night, None, "A4")
-    text = pdf_text(sheets.render("sheet", night))
+    html = compose.document_html("sheet", night, None, "A4")
+    text = pdf_text(compose.render("sheet", night))
 
     # Deal 7: Bob's six pairs (hand D), its cards listed with suit symbols.
     assert re.search(r"^7 Bob six pairs 4♠ 3♥ 3♠ Q♦ Q♥ J♥ J♠ 9♣ A♦ A♥ K♠ K♥ 9♠", text, re.M)
@@ -153,7 +154,7 @@ def test_units_missed_once_the_deals_are_reviewed(
     summary = reports.session_summary(session)
     assert summary["reviewed_deals"] == 1
 
-    text = pdf_text(sheets.render("sheet", session))
+    text = pdf_text(compose.render("sheet", session))
 
     totals = section(text, "Totals\n", "Who pays whom")
     assert "Units missed" in totals
@@ -167,18 +168,18 @@ def test_units_missed_once_the_deals_are_reviewed(
 def test_no_units_missed_column_before_any_review(night: Session) -> None:
     assert reports.session_summary(night)["reviewed_deals"] == 0
 
-    assert "Units missed" not in pdf_text(sheets.render("sheet", night))
+    assert "Units missed" not in pdf_text(compose.render("sheet", night))
 
 
 def test_stakes_as_the_deals_were_played(
     night: Session, group: Any, players: Any, ann_user: Any, bob_user: Any
 ) -> None:
-    text = pdf_text(sheets.render("sheet", night))
+    text = pdf_text(compose.render("sheet", night))
     assert "Every pair plays at the unit." in text
 
     services.set_pair_stake(group, players["Bob"], players["Ann"], 4, by=ann_user)
     services.record_deal(night, hands.deal(Ann="A", Bob="B", sat_out=("Cy", "Di")), bob_user)
 
-    text = pdf_text(sheets.render("sheet", night))
+    text = pdf_text(compose.render("sheet", night))
     assert "One unit is worth 0.50 EUR." in text
     assert "Ann and Bob play at x1, then x4 the unit." in text

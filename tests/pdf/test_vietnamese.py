@@ -10,9 +10,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import translation
 
-from games import documents, services, sheets
+from games import services
 from games.languages import LanguagePreference
 from games.models import Document, Group, Player, Session
+from games.sheets import compose, documents
 from tests.api.conftest import API, client_for
 from tests.pdf.conftest import pdf_text
 from tests.services.hands import deal
@@ -35,7 +36,7 @@ def test_the_sheet_reads_in_vietnamese_with_its_diacritics(
     session = mau_binh_night(group, players, ann_user, bob_user)
 
     with translation.override("vi"):
-        text = pdf_text(sheets.render("sheet", session))
+        text = pdf_text(compose.render("sheet", session))
 
     assert f"{group.name}: bảng thanh toán" in text
     for heading in ("Luật áp dụng", "Tổng cộng", "Ai trả cho ai", "Từng ván (chi)"):

@@ -22,8 +22,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from kombu import pools as kombu_pools
 
-from games import documents, reports
+from games import reports
 from games.models import Document, Session
+from games.sheets import documents
 from scorekeeper.celery import app
 from tests.pdf.conftest import TRANSFER, pdf_text
 

@@ -1,4 +1,4 @@
-"""games.lazyjson: the same values as json.loads, chosen arrays decoded as they are read."""
+"""games.lib.lazyjson: the same values as json.loads, chosen arrays decoded as they are read."""
 
 import json
 from typing import Any
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.lazyjson import JSONError, Lazy, LazyArray, loads
+from games.lib.lazyjson import JSONError, Lazy, LazyArray, loads
 
 LAZY: Lazy = {"sessions": {"deals": {}}}
 

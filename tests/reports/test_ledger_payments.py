@@ -14,9 +14,10 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 
-from games import reports, services, sheets
+from games import reports, services
 from games.models import Group, Payment, Player, Session
 from games.reports.statement import statement
+from games.sheets import compose
 from tests.pdf.conftest import pdf_text
 
 pytestmark = pytest.mark.django_db
@@ -184,7 +185,7 @@ def test_the_stream_and_the_csv_carry_the_payments(
 def test_the_ledger_pdf_lists_the_nights_payments(
     paid: tuple[Payment, Payment], night: Session, players: dict[str, Player]
 ) -> None:
-    text = pdf_text(sheets.render("ledger", night, players["Ann"]))
+    text = pdf_text(compose.render("ledger", night, players["Ann"]))
     flat = " ".join(text.split())
     assert "One unit is worth 0.50 EUR." in flat and "Amounts in EUR." in flat
     against_bob = text[text.index("Against Bob") : text.index("Against Cy")]

@@ -19,8 +19,8 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from games.live import seat_links
 from games.models import Deal, LiveEntry, Session
-from games.services import seat_links
 from tests.services.hands import HANDS
 from tests.web.asgi_server import AsgiServer
 from tests.web.browser import PHONE, watch_csp

@@ -16,8 +16,8 @@ from django.test import Client, override_settings
 from django.urls import get_resolver
 
 from games import services
+from games.live import seat_links
 from games.models import Group, Player, Session
-from games.services import seat_links
 from games.services.invites import token_for
 from games.web import urls as web_urls
 from tests.services.hands import deal
@@ -27,7 +27,7 @@ STRICT = {
     "script-src": ["'self'"],
     "style-src": ["'self'"],
     "img-src": ["'self'"],
-    # The test client's host over ws: and wss: (games.live_socket): the live WebSocket.
+    # The test client's host over ws: and wss: (games.live.socket_url): the live WebSocket.
     "connect-src": ["'self'", "ws://testserver", "wss://testserver"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import documents
+from games.sheets import documents
 
 
 class Command(BaseCommand):

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import sheets
 from games.models import Document, Player, Session
+from games.sheets import compose
 
 
 class Command(BaseCommand):
@@ -56,7 +56,7 @@ class Command(BaseCommand):
         elif options["player"] is not None:
             raise CommandError("--player is for ledgers only")
 
-        content = sheets.render(kind, session, player, options["paper"])
+        content = compose.render(kind, session, player, options["paper"])
         output = options["output"] or self._default_name(kind, session, player)
         if output == "-":
             sys.stdout.buffer.write(content)

@@ -1,6 +1,6 @@
 """The live table through the API: seat links, and the deal in progress entered seat by
-seat (``games.services.live``); every answer about the deal is its STATE
-(``games.reports.live_state``) for whoever asked.
+seat (``games.live.table``); every answer about the deal is its STATE
+(``games.live.state``) for whoever asked.
 
 A caller is a member (token or session cookie, as elsewhere; another group's user gets
 404) or a seat link's holder (``X-Seat-Token``; a link of another session is refused).
@@ -23,16 +23,15 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import live_push
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.reports import user_session
-from games.api.seat_auth import MemberOrSeat, SeatTokenAuthentication
 from games.errors import error_body
+from games.live import push, seat_links, table
+from games.live.seat_auth import MemberOrSeat, SeatTokenAuthentication
+from games.live.seat_links import Seat
+from games.live.state import live_state, public_part, public_state
+from games.live.table import Actor, LiveConflict
 from games.models import Player, SeatLink, Session
-from games.reports.live_state import live_state, public_part, public_state
-from games.services import live, seat_links
-from games.services.live import Actor, LiveConflict
-from games.services.seat_links import Seat
 
 LIVE_AUTH = (SeatTokenAuthentication, DeviceTokenAuthentication, SessionAuthentication)
 
@@ -91,18 +90,18 @@ def _state(session: Session, actor: Actor, code: int = status.HTTP_200_OK) -> Re
 
 def _changing(session: Session, actor: Actor, change: Any) -> tuple[Any, dict[str, Any]]:
     """Run ``change`` (a write of the deal in progress) and read the STATE to answer; the
-    followers are told with its public part (read once for both: games.live_push). A
+    followers are told with its public part (read once for both: games.live.push). A
     refused write still tells them what it changed (a refused submit keeps its draft)."""
-    with live_push.collected_live() as changed:
+    with push.collected_live() as changed:
         try:
             outcome = change()
         except BaseException:
             if changed:
-                live_push.announce_state(session.pk, public_state(session))
+                push.announce_state(session.pk, public_state(session))
             raise
     state = live_state(session, _viewer(session, actor))
     if changed:
-        live_push.announce_state(session.pk, public_part(state))
+        push.announce_state(session.pk, public_part(state))
     return outcome, state
 
 
@@ -169,7 +168,7 @@ def live_detail(request: Request, pk: int) -> Response:
     if request.method == "POST":
         try:
             (_opened, created), state = _changing(
-                session, actor, lambda: live.open_live(session, actor)
+                session, actor, lambda: table.open_live(session, actor)
             )
         except LiveConflict as refused:
             return _conflict(refused)
@@ -200,21 +199,21 @@ def _entry(request: Request) -> Any:
 @_live_view(["PUT"])
 def live_seat(request: Request, pk: int, seat: int) -> Response:
     """Save the seat's draft (a seat holder: their own seat; a member: any seat)."""
-    return _write(request, pk, live.save_draft, seat, entry=True)
+    return _write(request, pk, table.save_draft, seat, entry=True)
 
 
 @extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT)
 @_live_view(["POST"])
 def live_submit(request: Request, pk: int, seat: int) -> Response:
     """Submit the seat's hand; the last seat's submit records the deal (STATE.live.deal)."""
-    return _write(request, pk, live.submit, seat, entry=True)
+    return _write(request, pk, table.submit, seat, entry=True)
 
 
 @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
 @_live_view(["POST"])
 def live_withdraw(request: Request, pk: int, seat: int) -> Response:
     """Take the seat's submitted hand back to a draft."""
-    return _write(request, pk, live.withdraw, seat)
+    return _write(request, pk, table.withdraw, seat)
 
 
 def _as_member(action: Any) -> Any:
@@ -229,11 +228,11 @@ def _as_member(action: Any) -> Any:
 @_live_view(["POST"])
 def live_take_over(request: Request, pk: int, seat: int) -> Response:
     """Members: take the seat over (its link may no longer write this deal)."""
-    return _write(request, pk, _as_member(live.take_over), seat)
+    return _write(request, pk, _as_member(table.take_over), seat)
 
 
 @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
 @_live_view(["POST"])
 def live_cancel(request: Request, pk: int) -> Response:
     """Members: cancel the deal in progress."""
-    return _write(request, pk, _as_member(live.cancel))
+    return _write(request, pk, _as_member(table.cancel))

@@ -1,4 +1,6 @@
-"""API tokens, one per device, kept as the SHA-256 of their key.
+"""A user's API tokens, one per device, and the language they read.
+
+API tokens are kept as the SHA-256 of their key.
 
 A key is 40 random hexadecimal characters, shown once, when the token is made; the
 database keeps only its hash, so a copy of the database gives no usable token (keys are
@@ -21,7 +23,7 @@ from django.db import connection, models, transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import hot_sql
+from games.lib import hot_sql
 
 # How long a use may go unrecorded: ``last_used`` is written at most once a minute per
 # token, not on every request.
@@ -71,7 +73,7 @@ class DeviceToken(models.Model):
     @classmethod
     def for_key(cls, key: str) -> DeviceToken | None:
         """The token whose key this is, with its user; None for no token's key. Every API
-        request asks: one prepared statement, without the ORM (``games.hot_sql``)."""
+        request asks: one prepared statement, without the ORM (``games.lib.hot_sql``)."""
         with hot_sql.prepared_cursor() as cursor:
             cursor.execute(
                 f"SELECT {token_columns()} FROM {token_join()} WHERE {by_key()}", [key_hash(key)]
@@ -115,3 +117,16 @@ def token_from(row: Sequence[Any]) -> tuple[DeviceToken, Sequence[Any]]:
     end = token_columns.width + user_columns.width
     token.user = user_columns.instance(row[token_columns.width : end])
     return token, row[end:]
+
+
+class LanguagePreference(models.Model):
+    """The language a user chose with the switcher."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_preference"
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} reads {self.language}"

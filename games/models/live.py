@@ -1,4 +1,4 @@
-"""The live table's rows: seat links and the deal in progress (``games.services.live``).
+"""The live table's rows: seat links and the deal in progress (``games.live.table``).
 
 A deal in progress is a draft of one deal that every seat fills in from its own phone; it
 is recorded as an ordinary ``Deal`` once every seat has submitted, and stays here (with a
@@ -15,7 +15,7 @@ from django.db.models import Q
 class SeatLink(models.Model):
     """A link that lets whoever holds it enter the hands of one seat of one session.
 
-    The token signs ``nonce`` with the site's key (games.services.seat_links), so an altered
+    The token signs ``nonce`` with the site's key (games.live.seat_links), so an altered
     link is refused without a lookup; revoking stamps ``revoked_at`` and a new link with a
     new nonce takes its place. A link works only while its session is open.
     """

@@ -15,7 +15,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
 
-def _document_path(document: Document, filename: str) -> str:
+def document_path(document: Document, filename: str) -> str:
     return f"documents/{document.session.group_id}/{filename}"
 
 
@@ -23,7 +23,7 @@ class Document(models.Model):
     """A PDF of a session, rendered in the background: its status, its file, what it showed.
 
     ``fingerprint`` is taken from the session when rendering starts (see
-    ``games.documents.fingerprint``); a different one now means the file is stale.
+    ``games.sheets.documents.fingerprint``); a different one now means the file is stale.
     """
 
     class Kind(models.TextChoices):
@@ -55,7 +55,7 @@ class Document(models.Model):
     )
     status = models.CharField(max_length=7, choices=Status.choices, default=Status.PENDING)
     error = models.TextField(blank=True, help_text="why it failed")
-    file = models.FileField(upload_to=_document_path, blank=True)
+    file = models.FileField(upload_to=document_path, blank=True)
     fingerprint = models.CharField(max_length=64, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     requested_by = models.ForeignKey(

@@ -1,5 +1,5 @@
 """What a settlement sheet or a ledger shows: a session's reports turned into a template's
-context, then into HTML (and, through ``games.pdf``, into a PDF).
+context, then into HTML (and, through ``games.sheets.pdf``, into a PDF).
 
 Everything is read from ``games.reports`` (totals, pair matrix, settlement, running totals,
 each player's ledger) and from the engine's stored results (each deal's units and marks);
@@ -21,12 +21,9 @@ from django.utils.translation import gettext as _
 
 from games import reports
 from games import stakes as stored_stakes
-from games.charts import PLAYER_COLOURS, running_totals_svg
-from games.deal_listing import deal_blocks
 from games.engine.games import GAMES, player_hands
 from games.engine.rules import Rules, decimal_text
 from games.models import Deal, Document, Player, Session
-from games.monospace import Column, mono_blocks
 from games.present import (
     game_name,
     is_mau_binh,
@@ -38,7 +35,10 @@ from games.present import (
     text_faces,
 )
 from games.rules_text import describe_rules
-from games.statements import deal_changes, ledger_payment_line, night_money, unreviewed_deals
+from games.sheets.charts import PLAYER_COLOURS, running_totals_svg
+from games.sheets.listing import deal_blocks
+from games.sheets.monospace import Column, mono_blocks
+from games.sheets.statements import deal_changes, ledger_payment_line, night_money, unreviewed_deals
 
 ZERO = Decimal(0)
 TEMPLATES = {
@@ -366,6 +366,6 @@ def render(
     produced_at: datetime.datetime | None = None,
 ) -> bytes:
     """The PDF of a session's settlement sheet (``kind`` "sheet") or a player's ledger."""
-    from games import pdf  # WeasyPrint is imported only where a PDF is made
+    from games.sheets import pdf  # WeasyPrint is imported only where a PDF is made
 
     return pdf.html_to_pdf(document_html(kind, session, player, paper, produced_at))

@@ -2,7 +2,7 @@
 members' page for the deal in progress.
 
 Both pages are shells: what they show of the deal in progress comes from the live API
-(``games.api.live``) through live.js, which keeps it current over the WebSocket (or by
+(``games.live.api``) through live.js, which keeps it current over the WebSocket (or by
 polling). The views only hand the script what it needs to find the API and the seat.
 """
 
@@ -17,13 +17,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.engine.games import GAMES
+from games.live import seat_links
+from games.live.page_config import live_config
 from games.models import Session
 from games.present import picker_rows
-from games.services import seat_links
 from games.web import entry
 from games.web.common import session_for, session_rules, user_of
 from games.web.invites import qr_svg
-from games.web.live_config import live_config
 
 
 def seat_url(request: HttpRequest, token: str) -> str:

@@ -93,7 +93,7 @@ def statement_context(group: Group, data: dict[str, Any]) -> dict[str, Any]:
 
 def statement_pdf(group: Group, data: dict[str, Any]) -> bytes:
     """The statement as a PDF (rendered at once: a statement has a line per night)."""
-    from games import pdf  # WeasyPrint is imported only where a PDF is made
+    from games.sheets import pdf  # WeasyPrint is imported only where a PDF is made
 
     return pdf.html_to_pdf(render_to_string("pdf/statement.html", statement_context(group, data)))
 

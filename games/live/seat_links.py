@@ -1,5 +1,5 @@
 """Seat links: a link per seat of a session, so a friend without an account enters the
-hands of that seat from their own phone (``games.services.live``).
+hands of that seat from their own phone (``games.live.table``).
 
 The token is ``{"s": session, "k": link, "n": nonce}`` signed with the site's key
 (``django.core.signing``, salted for seat links): an altered token fails its signature
@@ -22,8 +22,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import live_push
 from games.errors import ServiceError
+from games.live import push
 from games.models import SeatLink, Session, SessionSeat
 from games.permissions import require_owner
 
@@ -102,7 +102,7 @@ def revoke_link(link: SeatLink, by: User) -> SeatLink:
         if locked.revoked_at is None:
             locked.revoked_at = timezone.now()
             locked.save(update_fields=["revoked_at"])
-            live_push.revoked(session.pk, locked.pk)  # its open sockets are closed
+            push.revoked(session.pk, locked.pk)  # its open sockets are closed
             return _new_link(session, locked.player_id)
     current = _active(session).filter(player_id=locked.player_id).first()
     if current is not None:

@@ -1,11 +1,11 @@
 """What closing a session does to its deal in progress (``games.services.sessions``):
-kept apart from ``games.services.live`` so that sessions need not import the live table."""
+kept apart from ``games.live.table`` so that sessions need not import the live table."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.live_push import announce
+from games.live.push import announce
 from games.models import LiveDeal, Session
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.consumers import SessionConsumer
+from games.live.consumers import SessionConsumer
 
 websocket_urlpatterns = [
     path("ws/sessions/<int:session_id>/", SessionConsumer.as_asgi()),

@@ -1,7 +1,7 @@
 """The settlement sheet's deal-by-deal listing: a line per deal with each player's units and
 marks, then its notes (fouls, surrenders, naturals, scoops, corrections), and the totals.
 
-Set as monospaced text by ``games.monospace``; the notes are in the language being rendered.
+Set as monospaced text by ``games.sheets.monospace``; the notes are in the language being rendered.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from games.engine.games import player_hands
 from games.engine.rules import Rules
 from games.models import Deal
-from games.monospace import Column, mono_blocks
 from games.present import natural_name, signed
+from games.sheets.monospace import Column, mono_blocks
 
 
 def _scoops(result: Mapping[str, Any]) -> dict[str, list[str]]:

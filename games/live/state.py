@@ -1,4 +1,4 @@
-"""STATE: what a phone at the live table shows, for one viewer (``games.api.live``).
+"""STATE: what a phone at the live table shows, for one viewer (``games.live.api``).
 
 Everyone sees who is done; only the viewer's own seat (a seat link's, or a member's own
 player's) comes with its entry. Conflicts are read from the entries as they stand, drafts
@@ -6,7 +6,7 @@ included, so both seats that typed the same card see it.
 
 ``public_state`` is the same without any viewer's seat (``you`` is None): what every
 follower of the session may see, which the WebSocket carries with each change of the deal
-in progress (``games.live_push``), so that a phone fetches only what is its own.
+in progress (``games.live.push``), so that a phone fetches only what is its own.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.db.models import Count, Max
 from django.urls import reverse
 
 from games.engine.rules import decimal_text
-from games.live_cards import shared_cards
+from games.live.cards import shared_cards
 from games.models import Deal, LiveDeal, LiveEntry, Session
 from games.reports.ledger import balances
 

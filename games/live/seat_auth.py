@@ -16,7 +16,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from games.services.seat_links import Seat, SeatLinkRefused, open_seat
+from games.live.seat_links import Seat, SeatLinkRefused, open_seat
 
 HEADER = "HTTP_X_SEAT_TOKEN"
 
@@ -47,7 +47,7 @@ class MemberOrSeat(BasePermission):
 class SeatTokenScheme(OpenApiAuthenticationExtension):
     """Describes ``X-Seat-Token`` in the OpenAPI schema (registered by being defined)."""
 
-    target_class = "games.api.seat_auth.SeatTokenAuthentication"
+    target_class = "games.live.seat_auth.SeatTokenAuthentication"
     name = "seatToken"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """HTML in, PDF bytes out, with WeasyPrint: the only module that imports it.
 
-The HTML is a filled template of ``templates/pdf/`` (``games.sheets``), laid out on A4 or
+The HTML is a filled template of ``templates/pdf/`` (``games.sheets.compose``), laid out on A4 or
 Letter by the template's print CSS.
 
 WeasyPrint loads whatever a page names (stylesheets, images, fonts, attachments, which it

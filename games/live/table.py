@@ -1,7 +1,7 @@
 """The live table: a deal entered seat by seat, each from its own phone, and recorded once.
 
 Who writes is an ``Actor``: a member (a user of the session's group) or the holder of a
-seat link (``games.services.seat_links``, no account). A seat holder writes only its own
+seat link (``games.live.seat_links``, no account). A seat holder writes only its own
 seat, and not once the host took it over; a member writes any seat ("host"), or their
 own seat as its player.
 
@@ -26,12 +26,12 @@ from django.utils.translation import gettext as _
 
 from games.engine import ScoreError
 from games.errors import ServiceError
-from games.live_cards import CARD_FIELDS, shared_cards
-from games.live_push import announce
+from games.live.cards import CARD_FIELDS, shared_cards
+from games.live.push import announce
+from games.live.seat_links import Seat
 from games.models import LiveDeal, LiveEntry, Membership, Session
 from games.permissions import NotAllowed, require_member
 from games.services.deals import record_or_replay
-from games.services.seat_links import Seat
 
 ENTRY_KEYS = frozenset(
     {*CARD_FIELDS, "surrender", "natural", "fouled", "sat_out", "in_fantasyland", "cards_left"}

@@ -15,7 +15,7 @@ def live_config(session: Session, **extra: Any) -> dict[str, Any]:
     scoreboard ``scoreboard`` (it only refetches itself when the deals change)."""
     config = {
         "session": session.pk,
-        # The live API (games.api.live): STATE, and each seat's writes under it.
+        # The live API (games.live.api): STATE, and each seat's writes under it.
         "api": f"/api/v1/sessions/{session.pk}/live/",
         "arrange": reverse("api:arrange"),
         "ws": f"/ws/sessions/{session.pk}/",

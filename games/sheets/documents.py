@@ -1,6 +1,7 @@
 """A PDF document's life as a ``Document`` row, and the task that renders it.
 
-What a document shows is ``games.sheets``' job; turning HTML into a PDF is ``games.pdf``'s.
+What a document shows is ``games.sheets.compose``' job; turning HTML into a PDF is
+``games.sheets.pdf``'s.
 
 A document is requested (``request_document``: a ``pending`` row, its task queued after
 the transaction commits), rendered by ``render_document`` (``render``), and then ``ready``
@@ -31,10 +32,10 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone, translation
 from kombu.exceptions import OperationalError as BrokerError
 
-from games import sheets
 from games.languages import language_for
 from games.models import Deal, Document, Payment, Player, Session
 from games.permissions import require_member
+from games.sheets import compose
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +194,7 @@ def render(document_id: int, tries: int = 0) -> Document | None:
     session = document.session
     taken = fingerprint(session, document.player)
     with translation.override(document.language):
-        content = sheets.render(document.kind, session, document.player, document.paper)
+        content = compose.render(document.kind, session, document.player, document.paper)
     name = f"{slug(session.group.name)}-{session.date}-{file_stem(document)}.pdf"
     document.file.save(name, ContentFile(content), save=False)
     document.fingerprint = taken

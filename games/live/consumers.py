@@ -1,10 +1,10 @@
 """The WebSocket of a page that follows a session live (``ws/sessions/<id>/``).
 
-It relays ``games.live_push`` announcements: ``{"type": "changed", "what": ...}``, with
+It relays ``games.live.push`` announcements: ``{"type": "changed", "what": ...}``, with
 the deal in progress's public ``state`` when it is about that deal; the page fetches over
 HTTP whatever else it shows. Who may listen is checked when the socket opens: a signed-in
 member of the session's group, or the holder of one of the session's seat links
-(``?seat=<token>``, games.services.seat_links). A socket whose right ends while it is
+(``?seat=<token>``, games.live.seat_links). A socket whose right ends while it is
 open is closed (4403): its seat link revoked, its member gone from the group.
 """
 
@@ -16,9 +16,9 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.live_push import session_group
+from games.live.push import session_group
+from games.live.seat_links import SeatLinkRefused, open_seat
 from games.models import Membership, Session
-from games.services.seat_links import SeatLinkRefused, open_seat
 
 # Close codes (4000-4999 are the application's): the page stops retrying on these.
 REFUSED = 4403

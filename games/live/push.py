@@ -1,12 +1,12 @@
 """Telling the phones that follow a session that something changed.
 
 Every page that follows a session live (the scoreboard, a seat's entry) holds a WebSocket
-(``games.consumers``) in the group ``session_group(session_id)``. A write that changes what
+(``games.live.consumers``) in the group ``session_group(session_id)``. A write that changes what
 those pages show calls ``announce`` inside its transaction; once the transaction commits
-and the response has gone out (``games.after_response``), one message goes to the group.
+and the response has gone out (``games.lib.after_response``), one message goes to the group.
 
 A change of the deal in progress (``"live"``) carries the deal's public state, read right
-after the commit (``games.reports.live_state.public_state``: who is done, the recorded
+after the commit (``games.live.state.public_state``: who is done, the recorded
 deal's units and the totals; no seat's cards), so that at a table of four no phone has to
 ask for it: a phone fetches over HTTP only what is its own (its entry, the cards it
 shares). Any other change (``"deals"``) carries nothing, and the pages fetch what they
@@ -40,7 +40,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
-from games.after_response import after_response
+from games.lib.after_response import after_response
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +96,8 @@ def announce(session_id: int, what: str = "deals") -> None:
 
 
 def _public_state(session_id: int) -> dict[str, Any] | None:
+    from games.live.state import public_state
     from games.models import Session
-    from games.reports.live_state import public_state
 
     session = Session.objects.filter(pk=session_id).first()
     return None if session is None else public_state(session)
