@@ -29,6 +29,8 @@ test: lint
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/djlint templates --check
+	$(BIN)/djlint templates --lint
 	$(BIN)/mypy --strict games/engine
 	$(BIN)/mypy
 	$(PY) manage.py makemigrations --check --dry-run
@@ -47,6 +49,7 @@ bench: venv
 format: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+	$(BIN)/djlint templates --reformat
 
 # Re-resolves requirements.lock after a change to pyproject.toml.
 lock: venv
@@ -57,7 +60,7 @@ lock: venv
 # (`apt install gettext`) for this target only: running the site reads the committed .mo.
 MESSAGES_IGNORE := --ignore=.venv --ignore=site --ignore=benchmarks --ignore=docs
 messages: venv
-	$(PY) manage.py makemessages -l vi --no-obsolete $(MESSAGES_IGNORE)
+	$(PY) manage.py makemessages -l vi --no-obsolete --no-location $(MESSAGES_IGNORE)
 	$(PY) manage.py compilemessages -l vi $(MESSAGES_IGNORE)
 
 # The documentation site (mkdocs.yml, docs/) into site/. --strict turns every warning, a

@@ -69,7 +69,7 @@ def fingerprint(session: Session, player: Player | None = None) -> str:
         "events": session.events.count(),
         "group": [session.group.name, session.group.currency],
         "seats": list(session.seat_names().values()),
-        # The sheet's payments and the balances carried in and out (issue 16) follow the
+        # The sheet's payments and the balances carried in and out follow the
         # group's payments and its nights up to this one's date.
         "payments": list(
             Payment.objects.filter(group_id=session.group_id)
