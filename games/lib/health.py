@@ -85,12 +85,18 @@ class Database(checks.Database):
             super().run()
 
 
+# How long Kombu's Redis transport blocks on one read of the ping's answers (BRPOP; its
+# default is a second). Closing the connection waits for the read under way to end: with
+# the default, a probe that found no worker waited 0.5 s more to close it (1.1 s in all).
+POLL_SECONDS = 0.1
+
+
 def broker_connection() -> Connection:
     """A connection to the broker that gives up after about a second."""
     return Connection(
         str(settings.CELERY_BROKER_URL),
         connect_timeout=TIMEOUT_SECONDS,
-        transport_options={"socket_timeout": TIMEOUT_SECONDS},
+        transport_options={"socket_timeout": TIMEOUT_SECONDS, "polling_interval": POLL_SECONDS},
     )
 
 
