@@ -1,53 +1,43 @@
 """Structured logs: one JSON object per line, and one line per HTTP request.
 
 ``RequestLogMiddleware`` logs every request to the ``scorekeeper.requests`` logger with its
-method, path, status, duration, user id and request id; ``JsonFormatter`` writes a record
-and those fields as one JSON line (settings.LOGGING sends them to standard error when
-DEBUG is off).
+method, path, status, duration, user id and request id; ``JsonFormatter``
+(python-json-logger's, with this project's field names) writes a record and those fields as
+one JSON line (settings.LOGGING sends them to standard error when DEBUG is off).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from pythonjsonlogger.json import JsonFormatter as LibraryJsonFormatter
 
 request_log = logging.getLogger("scorekeeper.requests")
 
 # A request id a proxy sent along is kept when it looks like one (no spaces, no quotes).
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,100}")
-# The attributes every LogRecord has; anything else was passed in `extra=` and is logged.
-_STANDARD_ATTRIBUTES = frozenset(
-    set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
-)
+# The record's own fields, first on every line, by the names the logs have always used;
+# anything passed in `extra=` follows under its own name.
+FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s"
+FIELD_NAMES = {"asctime": "time", "levelname": "level", "name": "logger", "exc_info": "exception"}
 
 
-class JsonFormatter(logging.Formatter):
-    """``{"time", "level", "logger", "message", ...extra fields}`` on one line."""
+class JsonFormatter(LibraryJsonFormatter):
+    """``{"time", "level", "logger", "message", ...extra fields}`` on one line; a
+    traceback goes in ``exception``, the time is UTC to the millisecond."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        entry.update(
-            (key, value)
-            for key, value in vars(record).items()
-            if key not in _STANDARD_ATTRIBUTES and not key.startswith("_")
-        )
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str)
+    def __init__(self) -> None:
+        super().__init__(FIELDS, rename_fields=FIELD_NAMES)
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
 
 
 def client_ip(request: HttpRequest) -> str:

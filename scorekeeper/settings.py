@@ -468,6 +468,10 @@ LOGGING = {
         # Errors (a 500's traceback, a refused Host header) as JSON too; in development
         # Django's own console logging stays as it is.
         **({} if DEBUG else {"django": {"level": "ERROR", "handlers": ["json"]}}),
+        # django-health-check logs each failing check with its traceback at WARNING;
+        # /healthz logs one line per failure itself (scorekeeper.health), so only the
+        # library's errors are kept.
+        "health_check": {"level": "ERROR", "handlers": [] if DEBUG else ["json"]},
     },
 }
 

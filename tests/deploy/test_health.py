@@ -2,6 +2,7 @@
 what does not; the worker is reported, never 503."""
 
 import asyncio
+import logging
 import time
 from typing import Any
 from unittest import mock
@@ -50,6 +51,26 @@ def test_an_unreachable_broker_answers_503(client: Client) -> None:
         "channel_layer": "memory",
         "worker": "error: OperationalError",
     }
+
+
+def test_each_failure_is_logged_once_with_its_message(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    # One line per failing check on scorekeeper.health; the library's own warning (with a
+    # traceback, every probe) is left out by settings.LOGGING.
+    caplog.set_level(logging.WARNING)
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=DEAD_BROKER):
+        client.get("/healthz")
+
+    lines = sorted(
+        (record.name, record.getMessage())
+        for record in caplog.records
+        if record.name.startswith(("health_check", "scorekeeper.health"))
+    )
+    assert [name for name, _ in lines] == ["scorekeeper.health", "scorekeeper.health"]
+    assert lines[0][1].startswith("health check broker failed: ")
+    assert lines[1][1].startswith("health check worker failed: ")
+    assert "127.0.0.1:9" in lines[0][1]  # the message the probe is not shown
 
 
 def redis_layer(url: str) -> dict[str, Any]:
@@ -131,6 +152,18 @@ def test_no_worker_is_reported_but_stays_200(client: Client, broker_url: str) ->
         "channel_layer": "memory",
         "worker": "error: no worker answered",
     }
+
+
+def test_a_reply_that_is_no_pong_is_reported_but_stays_200(client: Client, broker_url: str) -> None:
+    # django-health-check's ping accepts only {"ok": "pong"} from each worker that answers.
+    with (
+        override_settings(CELERY_TASK_ALWAYS_EAGER=False, CELERY_BROKER_URL=broker_url),
+        mock.patch.object(health.app.control, "ping", return_value=[{"celery@t": {"x": 1}}]),
+    ):
+        response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json()["worker"] == "error: Celery worker celery@t response was incorrect"
 
 
 def test_a_failing_ping_is_reported_but_stays_200(client: Client, broker_url: str) -> None:
