@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from .cards import Card, cards_text, parse_cards
 from .errors import ScoreError
-from .expected import Arrangement, Choice, _sample_hands, arrange_expected
+from .expected import Arrangement, Choice, arrange_expected, sample_hands
 from .fantasyland import arrange_fantasyland
 from .games import CRISS_CROSS, GAMES, descriptor_for
 from .hands import Hand
@@ -21,8 +21,8 @@ from .request import parse_request
 from .review import Review, review, review_fantasyland
 from .review_batch import review_all
 from .rules import Rules, decimal_text
-from .splits import SPLITS, Setting, _Hand13, arrange_heuristic, iter_settings, settings
-from .versus import _table_units
+from .splits import SPLITS, Hand13, Setting, arrange_heuristic, iter_settings, settings
+from .versus import table_units
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -30,18 +30,18 @@ __all__ = [
     "SPLITS",
     "Arrangement",
     "Choice",
+    "Hand13",
     "Review",
     "Setting",
-    "_Hand13",
-    "_sample_hands",
-    "_table_units",
     "arrange_expected",
     "arrange_heuristic",
     "arrange_request",
     "iter_settings",
     "review",
     "review_request",
+    "sample_hands",
     "settings",
+    "table_units",
 ]
 
 _ARRANGE_KEYS: Final = frozenset({"cards", "rules", "mode", "seed", "samples", "top"})
