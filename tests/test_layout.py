@@ -378,6 +378,13 @@ def test_the_engine_imports_only_itself() -> None:
         assert not outside, name
 
 
+def test_scoring_never_imports_the_arrangement_search() -> None:
+    arrangement = "games.engine.arrangement"
+    scoring = [m for m in GRAPH if m.startswith("games.engine") and not m.startswith(arrangement)]
+    assert {m for m in scoring if any(t.startswith(arrangement) for t in GRAPH[m])} == set()
+    assert "games.engine.arrangement.splits" in GRAPH["games.engine.arrangement.review"]
+
+
 def test_only_pdf_imports_weasyprint() -> None:
     importers = {
         name

@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine import Rules, ScoreError
-from games.engine.arrange import Hand13, arrange_expected, arrange_heuristic
+from games.engine.arrangement import Hand13, arrange_expected, arrange_heuristic
 from games.engine.cards import Card, CardError, card_text, cards_text
 from games.engine.cards import parse_cards as engine_parse_cards
 from games.engine.games import Descriptor, descriptor_for

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.engine.arrange import (
+from games.engine.arrangement import (
     SPLITS,
     Hand13,
     Setting,
@@ -17,10 +17,10 @@ from games.engine.arrange import (
     arrange_heuristic,
     review,
     review_request,
-    sample_hands,
     settings,
-    table_units,
 )
+from games.engine.arrangement.expected import sample_hands
+from games.engine.arrangement.versus import table_units
 from games.engine.cards import DECK, RANK_CHARS, RANK_OF, Card, parse_cards
 from games.engine.errors import ScoreError
 from games.engine.ranking import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from games.engine import ScoreError
-from games.engine.arrange import arrange_request, review_request
+from games.engine.arrangement import arrange_request, review_request
+from games.engine.arrangement.fantasyland import arrange_fantasyland
+from games.engine.arrangement.splits import Hand13
 from games.engine.cards import DECK, parse_cards
-from games.engine.fantasyland import arrange_fantasyland
 from games.engine.rules import Rules
-from games.engine.splits import Hand13
 
 
 def test_a_pineapple_fantasy_land_keeps_the_13_worth_most() -> None:

@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import DECK, parse_cards
-from games.engine.review import review
-from games.engine.review_batch import (
+from games.engine.arrangement.review import review
+from games.engine.arrangement.review_batch import (
     _cell_units,
     _hands13,
     _legal_rowset,
@@ -22,10 +21,11 @@ from games.engine.review_batch import (
     _row_natural_possible,
     review_all,
 )
+from games.engine.arrangement.versus import table_units
+from games.engine.cards import DECK, parse_cards
 from games.engine.rules import Rules
 from games.engine.scoring import Hand
 from games.engine.seats import seat_for, table_for
-from games.engine.versus import table_units
 from tests.engine.test_arrange import NAMES, RULE_SPECS, _random_deal
 
 

@@ -16,13 +16,13 @@ from typing import Any, Final, NamedTuple, cast
 import numpy as np
 import numpy.typing as npt
 
-from .cards import RANK_OF, SUIT_OF, Card, cards_text
-from .games import GAMES
-from .hands import Rows
-from .naturals import holds_natural
-from .ranking import CATEGORY_SHIFT, FRONT_MASKS, KEY_MASK, STRAIGHT, STRAIGHT_FLUSH, Wheel, tables
-from .rules import Rules
-from .seats import ScoringTable, table_for
+from ..cards import RANK_OF, SUIT_OF, Card, cards_text
+from ..games import GAMES
+from ..hands import Rows
+from ..naturals import holds_natural
+from ..ranking import CATEGORY_SHIFT, FRONT_MASKS, KEY_MASK, STRAIGHT, STRAIGHT_FLUSH, Wheel, tables
+from ..rules import Rules
+from ..seats import ScoringTable, table_for
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]

@@ -14,11 +14,11 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from .cards import Card
-from .hands import DealResult, Hand, Rows
-from .rules import Rules
-from .scoring import score_hands
-from .seats import seat_for, table_for
+from ..cards import Card
+from ..hands import DealResult, Hand, Rows
+from ..rules import Rules
+from ..scoring import score_hands
+from ..seats import seat_for, table_for
 from .splits import FIVE_MASKS, THREE_MASKS, Floats, Hand13, Setting, position_mask
 from .versus import table_units
 

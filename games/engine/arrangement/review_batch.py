@@ -20,14 +20,14 @@ from typing import Final, Literal, NamedTuple, cast
 
 import numpy as np
 
-from .cards import SUIT_OF, Card
-from .hands import Hand, PlayerResult
-from .naturals import holds_natural
-from .ranking import CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH
+from ..cards import SUIT_OF, Card
+from ..hands import Hand, PlayerResult
+from ..naturals import holds_natural
+from ..ranking import CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH
+from ..rules import Rules
+from ..scoring import score_hands
+from ..seats import ScoringTable, Seat, seat_for, table_for
 from .review import Review, exact_units, nearest_legal_setting, with_setting
-from .rules import Rules
-from .scoring import score_hands
-from .seats import ScoringTable, Seat, seat_for, table_for
 from .splits import (
     FIVES_ARRAY,
     FRONT_MASKS_ARRAY,

@@ -14,9 +14,9 @@ from typing import Final, NamedTuple
 
 import numpy as np
 
-from .cards import Card
-from .rules import Rules
-from .seats import ScoringTable
+from ..cards import Card
+from ..rules import Rules
+from ..seats import ScoringTable
 from .splits import (
     FIVES,
     FIVES_ARRAY,
@@ -207,6 +207,6 @@ def sample_hands(held: Sequence[Card], samples: int, seed: int) -> Ints:
 
 @cache
 def _deck() -> tuple[Card, ...]:
-    from .cards import DECK
+    from ..cards import DECK
 
     return DECK

@@ -12,9 +12,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import Card
-from .rules import Rules
-from .seats import table_for
+from ..cards import Card
+from ..rules import Rules
+from ..seats import table_for
 from .splits import Floats, Hand13, Setting, evaluate_many, row_royalties
 
 

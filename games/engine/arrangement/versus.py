@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .rules import Rules
-from .seats import ScoringTable, Seat
+from ..rules import Rules
+from ..seats import ScoringTable, Seat
 from .splits import Bools, Floats, Ints, Rowset
 
 # Scoring a candidate (``c``, arrays) against one opponent (``o``): the pairwise rules of
