@@ -38,14 +38,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 
 from benchmarks.engine import machine_speed, random_request  # noqa: E402
 from games.engine import parse_request  # noqa: E402
-from games.engine.arrange import (  # noqa: E402
+from games.engine.arrangement import (  # noqa: E402
     arrange_expected,
     arrange_heuristic,
     review,
     review_request,
 )
+from games.engine.arrangement.fantasyland import arrange_fantasyland  # noqa: E402
 from games.engine.cards import DECK  # noqa: E402
-from games.engine.fantasyland import arrange_fantasyland  # noqa: E402
 from games.engine.ranking import five_card_evaluator, front_beats, three_card_evaluator  # noqa: E402
 from games.engine.rules import Rules  # noqa: E402
 from games.engine.scoring import Hand, score_hands  # noqa: E402

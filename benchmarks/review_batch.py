@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.engine import random_request  # noqa: E402
 from games.engine import parse_request  # noqa: E402
-from games.engine.review import review  # noqa: E402
-from games.engine.review_batch import review_all  # noqa: E402
+from games.engine.arrangement.review import review  # noqa: E402
+from games.engine.arrangement.review_batch import review_all  # noqa: E402
 
 DEALS = int(os.environ.get("REVIEW_DEALS", "200"))
 QUEUE = int(os.environ.get("REVIEW_QUEUE", "200"))

@@ -36,6 +36,15 @@ def modules(root: Path = PACKAGE) -> dict[str, Path]:
     }
 
 
+def source_of(node: ast.ImportFrom, name: str, is_package: bool) -> str:
+    """The absolute name of the module a ``from ... import`` statement of ``name`` reads."""
+    if not node.level:
+        return node.module or ""
+    base = name.split(".")
+    base = base[: len(base) - node.level + (1 if is_package else 0)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
 def imported(
     tree: ast.AST, name: str, is_package: bool, known: Iterable[str] = ()
 ) -> Iterator[str]:
@@ -50,12 +59,7 @@ def imported(
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = name.split(".")
-                base = base[: len(base) - node.level + (1 if is_package else 0)]
-                target = ".".join([*base, node.module] if node.module else base)
-            else:
-                target = node.module or ""
+            target = source_of(node, name, is_package)
             names = [f"{target}.{alias.name}" for alias in node.names]
             modules_named = [full for full in names if full in submodules]
             yield from modules_named
@@ -164,6 +168,120 @@ def test_imports_are_resolved(source: str, name: str, is_package: bool, expected
     assert found == expected
 
 
+def is_private(name: str) -> bool:
+    """``_name`` is private to its module; a dunder such as ``__name__`` is not."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of names and attributes, None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and (head := dotted(node.value)) is not None:
+        return f"{head}.{node.attr}"
+    return None
+
+
+def private_uses(tree: ast.AST, name: str, is_package: bool, known: Iterable[str]) -> list[str]:
+    """Every private name of another module of ``known`` that the module ``name`` uses.
+
+    Two ways count: ``from games.x import _y`` (relative too), and ``x._y`` where ``x`` is
+    bound to a module of ``known`` by an import of this file. An attribute of anything else,
+    such as a model's ``_meta``, is not a module's name and does not count.
+    """
+    submodules = set(known)
+    aliases: dict[str, str] = {}  # a name bound by an import -> the module it stands for
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+                else:  # ``import a.b`` binds ``a``; ``a.b`` is then reached by attribute
+                    parts = alias.name.split(".")
+                    for end in range(1, len(parts) + 1):
+                        aliases[".".join(parts[:end])] = ".".join(parts[:end])
+        elif isinstance(node, ast.ImportFrom):
+            source = source_of(node, name, is_package)
+            for alias in node.names:
+                full = f"{source}.{alias.name}"
+                if full in submodules:
+                    aliases[alias.asname or alias.name] = full
+                elif is_private(alias.name) and source in submodules and source != name:
+                    found.append(full)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and is_private(node.attr):
+            module = aliases.get(dotted(node.value) or "")
+            if module in submodules and module != name:
+                found.append(f"{module}.{node.attr}")
+    return sorted(found)
+
+
+def test_no_module_uses_another_modules_private_name() -> None:
+    known = modules()
+    used = {
+        name: uses
+        for name, path in known.items()
+        if (uses := private_uses(ast.parse(path.read_text()), name, is_package(name), known))
+    }
+    assert used == {}
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "is_package", "expected"),
+    [
+        (
+            "from games.reports.ledger import _rows",
+            "games.web.x",
+            False,
+            ["games.reports.ledger._rows"],
+        ),
+        (
+            "from .ledger import _rows as rows",
+            "games.reports.x",
+            False,
+            ["games.reports.ledger._rows"],
+        ),
+        (
+            "from . import ledger\nledger._rows()",
+            "games.reports",
+            True,
+            ["games.reports.ledger._rows"],
+        ),
+        (
+            "import games.reports.ledger as l\nl._Row",
+            "games.web.x",
+            False,
+            ["games.reports.ledger._Row"],
+        ),
+        (
+            "import games.reports.ledger\ngames.reports.ledger._x",
+            "games.x",
+            False,
+            ["games.reports.ledger._x"],
+        ),
+        (
+            "def f():\n    from .ledger import _rows",
+            "games.reports.x",
+            False,
+            ["games.reports.ledger._rows"],
+        ),
+        ("from games.reports import _total", "games.web.x", False, ["games.reports._total"]),
+        ("from .ledger import rows, __all__", "games.reports.x", False, []),
+        ("from . import ledger\nledger.__name__", "games.reports", True, []),
+        ("from games.models import Player\nPlayer._meta", "games.web.x", False, []),
+        ("from games import reports\nreports.Row._meta", "games.web.x", False, []),
+        ("_rows = []\n_rows.append(1)", "games.reports.ledger", False, []),
+        ("from os import _exit\nimport os\nos._exit", "games.web.x", False, []),
+    ],
+)
+def test_private_uses_are_found(
+    source: str, name: str, is_package: bool, expected: list[str]
+) -> None:
+    known = {"games", "games.models", "games.reports", "games.reports.ledger"}
+    assert private_uses(ast.parse(source), name, is_package, known) == expected
+
+
 def room(module: str) -> str:
     """The folder a module of games/ lives in (``games.live.push`` -> ``live``), or
     ``top`` for the modules directly under games/."""
@@ -258,6 +376,13 @@ def test_the_engine_imports_only_itself() -> None:
             if target.startswith("games") and not target.startswith("games.engine")
         }
         assert not outside, name
+
+
+def test_scoring_never_imports_the_arrangement_search() -> None:
+    arrangement = "games.engine.arrangement"
+    scoring = [m for m in GRAPH if m.startswith("games.engine") and not m.startswith(arrangement)]
+    assert {m for m in scoring if any(t.startswith(arrangement) for t in GRAPH[m])} == set()
+    assert "games.engine.arrangement.splits" in GRAPH["games.engine.arrangement.review"]
 
 
 def test_only_pdf_imports_weasyprint() -> None:

@@ -14,7 +14,7 @@ from games.api.authentication import DeviceTokenAuthentication
 from games.api.parsers import JSONParser
 from games.api.throttles import CostThrottle, signed_in
 from games.engine import ScoreError, score_request
-from games.engine.arrange import MAX_SAMPLES, arrange_request
+from games.engine.arrangement import MAX_SAMPLES, arrange_request
 from games.errors import error_body
 
 

@@ -14,7 +14,7 @@ from .hands import Rows
 from .naturals import natural_rows
 from .ranking import five_card_evaluator
 from .rules import Rules
-from .seats import _table_for
+from .seats import table_for
 from .tables import ROWS
 
 DECLARED_FIELDS: Final = ("fouled", "cards", "royalties")
@@ -99,7 +99,7 @@ def declared_royalties(
         raise ScoreError(f"{who}: a row is declared twice in royalties", field)
     if rows is None:
         raise ScoreError(f"{who}: royalties are declared on rows, and none were given", field)
-    table = _table_for(rules)
+    table = table_for(rules)
     values = (table.evaluate3(rows[0]), table.evaluate5(rows[1]), table.evaluate5(rows[2]))
     declared = tuple(sorted(ROWS.index(row) for row in value))
     for k in declared:

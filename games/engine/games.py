@@ -18,8 +18,8 @@ A new game needs:
   ``options.OPTIONS`` (each entry's ``games``), with any new option a field of ``Rules``;
 - a preset in ``rules.PRESETS`` with ``"game"`` set (its descriptor's ``default_preset``);
 - a ``Descriptor`` here, in ``GAMES``;
-- its engine module: a reader of a player's entry (as ``read._read_hand`` for rows,
-  ``read._read_leftover`` for Big Two), a scorer (as ``scoring.score_hands``,
+- its engine module: a reader of a player's entry (as ``read.read_hand`` for rows,
+  ``read.read_leftover`` for Big Two), a scorer (as ``scoring.score_hands``,
   ``bigtwo.score_big_two``) and its rendering, dispatched on the descriptor's ``shape``
   in ``request.parse_request``, ``request.score_deal`` and ``request.render``.
 """

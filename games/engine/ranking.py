@@ -107,7 +107,7 @@ def _value_of_ranks(ranks: tuple[int, ...], flush: bool, wheel: Wheel) -> int:
 
 
 # Keeps the rank part and the top bit of each 6-bit suit field.
-_KEY_MASK: Final = ~sum(0b011111 << (6 * suit) for suit in range(4))
+KEY_MASK: Final = ~sum(0b011111 << (6 * suit) for suit in range(4))
 
 
 def _rank_key(ranks: Sequence[int]) -> int:
@@ -142,9 +142,7 @@ def five_card_evaluator(wheel: Wheel = "low") -> Evaluator:
     """A function from five cards to their strength under ``wheel``."""
     table = tables(wheel)[0]
 
-    def evaluate5(
-        hand: Sequence[Card], table: dict[int, int] = table, mask: int = _KEY_MASK
-    ) -> int:
+    def evaluate5(hand: Sequence[Card], table: dict[int, int] = table, mask: int = KEY_MASK) -> int:
         return table[sum(hand) & mask]
 
     return evaluate5
@@ -176,7 +174,7 @@ def evaluate(hand: Sequence[Card], wheel: Wheel = "low") -> int:
 
 # Slots of a front's strength that mean anything, by its category: high card 3,
 # pair 2 (pair, kicker), trips 1. The foul rule compares only those.
-_FRONT_MASK: Final = {
+FRONT_MASKS: Final = {
     HIGH_CARD: ~((1 << 8) - 1),
     PAIR: ~((1 << 12) - 1),
     TRIPS: ~((1 << 16) - 1),
@@ -185,7 +183,7 @@ _FRONT_MASK: Final = {
 
 def front_beats(front: int, middle: int) -> bool:
     """Whether a front outranks the row behind it, over the front's own three cards."""
-    return front > (middle & _FRONT_MASK[front >> CATEGORY_SHIFT])
+    return front > (middle & FRONT_MASKS[front >> CATEGORY_SHIFT])
 
 
 def straight_top(value: int, wheel: Wheel) -> int:

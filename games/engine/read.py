@@ -37,7 +37,7 @@ class Stakes:
         return self.unit_value * self.pair_multipliers.get(frozenset((a, b)), Decimal(1))
 
 
-class _Cards:
+class DealCards:
     """Every card of a deal, to reject one given twice anywhere."""
 
     def __init__(self) -> None:
@@ -63,13 +63,17 @@ class _Cards:
                 seen[card] = where
 
 
-def _mapping(value: object, what: str, field_path: str) -> Mapping[str, Any]:
+def read_mapping(value: object, what: str, field_path: str) -> Mapping[str, Any]:
+    """``value`` if it is a JSON object; otherwise ``ScoreError`` naming ``what``."""
     if value.__class__ is not dict and not isinstance(value, Mapping):
         raise ScoreError(f"{what} must be an object", field_path)
     return value
 
 
-def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], who: str, path: str) -> None:
+def reject_unknown_keys(
+    entry: Mapping[str, Any], allowed: frozenset[str], who: str, path: str
+) -> None:
+    """``ScoreError`` for the first field of ``entry`` that is not ``allowed``."""
     if allowed.issuperset(entry):
         return
     extra = next(k for k in entry if k not in allowed)
@@ -79,11 +83,12 @@ def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], who: str, p
     )
 
 
-def _names(players: Sequence[Any]) -> tuple[str, ...]:
+def read_names(players: Sequence[Any]) -> tuple[str, ...]:
+    """The players' names, in order: each given, not blank, and no two alike."""
     names: list[str] = []
     for k, entry in enumerate(players):
         path = f"players[{k}]"
-        name = _mapping(entry, f"player {k + 1}", path).get("name")
+        name = read_mapping(entry, f"player {k + 1}", path).get("name")
         if name.__class__ is not str or not name.strip():
             raise ScoreError(f"player {k + 1}: a name is required", f"{path}.name")
         name = name.strip()
@@ -93,7 +98,7 @@ def _names(players: Sequence[Any]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards) -> Hand:
+def read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: DealCards) -> Hand:
     """One 13-card hand: three rows, or a surrender, perhaps a declared natural; or a hand
     declared fouled without rows, or a natural given as its 13 cards (RULES 12)."""
     if declared_not_shown(entry, who, path):
@@ -179,10 +184,11 @@ def _check_natural_allowed(
         raise ScoreError(f"{who}: cannot both surrender and declare {natural}", f"{path}.natural")
 
 
-def _read_leftover(
-    entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: _Cards
+def read_leftover(
+    entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck: DealCards
 ) -> Leftover:
-    _unknown_keys(entry, GAMES[rules.game].player_fields, who, path)
+    """A Big Two player's cards left: the cards, their count, or both when they agree."""
+    reject_unknown_keys(entry, GAMES[rules.game].player_fields, who, path)
     cards: tuple[Card, ...] | None = None
     if entry.get("cards") is not None:
         cards = parse_cards(entry["cards"], f"{who}, cards", f"{path}.cards")
@@ -210,9 +216,10 @@ def _read_leftover(
     return Leftover(who, count, cards)
 
 
-def _read_stakes(value: object, names: tuple[str, ...]) -> Stakes:
-    stakes = _mapping(value, "stakes", "stakes")
-    _unknown_keys(stakes, frozenset({"unit_value", "pairs"}), "stakes", "stakes")
+def read_stakes(value: object, names: tuple[str, ...]) -> Stakes:
+    """The request's ``stakes``: the unit's value and the multiples of some pairs of ``names``."""
+    stakes = read_mapping(value, "stakes", "stakes")
+    reject_unknown_keys(stakes, frozenset({"unit_value", "pairs"}), "stakes", "stakes")
     unit = _amount(stakes.get("unit_value", 1), "stakes.unit_value")
     multipliers: dict[frozenset[str], Decimal] = {}
     pairs = stakes.get("pairs", [])
@@ -220,7 +227,7 @@ def _read_stakes(value: object, names: tuple[str, ...]) -> Stakes:
         raise ScoreError("stakes.pairs must be a list", "stakes.pairs")
     for k, pair in enumerate(pairs):
         path = f"stakes.pairs[{k}]"
-        pair = _mapping(pair, "a pair's stake", path)
+        pair = read_mapping(pair, "a pair's stake", path)
         who = pair.get("players")
         if (
             not isinstance(who, list)
@@ -245,8 +252,8 @@ def _amount(value: object, path: str) -> Decimal:
     return number
 
 
-def _read_crossed(
-    players: list[Any], names: tuple[str, ...], rules: Rules, deck: _Cards
+def read_crossed(
+    players: list[Any], names: tuple[str, ...], rules: Rules, deck: DealCards
 ) -> tuple[tuple[Hand, ...], ...]:
     """Criss Cross: each player's two hands; hand k is played against hand k opposite."""
     game = descriptor_for(rules)
@@ -254,15 +261,15 @@ def _read_crossed(
     per_player: list[list[Hand]] = []
     for k, entry in enumerate(players):
         path = f"players[{k}]"
-        _unknown_keys(entry, game.player_fields, names[k], path)
+        reject_unknown_keys(entry, game.player_fields, names[k], path)
         hands = entry.get(HANDS_FIELD)
         if not isinstance(hands, list) or len(hands) != count:
             raise ScoreError(f"{names[k]}: Criss Cross needs two hands", f"{path}.{HANDS_FIELD}")
         read = []
         for h, hand in enumerate(hands):
             hand_path = f"{path}.{HANDS_FIELD}[{h}]"
-            hand = _mapping(hand, f"{names[k]}'s hand {h + 1}", hand_path)
-            _unknown_keys(hand, game.hand_fields, f"{names[k]} (hand {h + 1})", hand_path)
-            read.append(_read_hand(hand, names[k], hand_path, rules, deck))
+            hand = read_mapping(hand, f"{names[k]}'s hand {h + 1}", hand_path)
+            reject_unknown_keys(hand, game.hand_fields, f"{names[k]} (hand {h + 1})", hand_path)
+            read.append(read_hand(hand, names[k], hand_path, rules, deck))
         per_player.append(read)
     return tuple(tuple(p[h] for p in per_player) for h in range(count))

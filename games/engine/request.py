@@ -16,15 +16,15 @@ from .games import GAMES, HANDS_FIELD, descriptor_for
 from .hands import DealResult, Hand, PairResult, PlayerResult
 from .read import (
     ROW_SIZES,
+    DealCards,
     Stakes,
-    _Cards,
-    _mapping,
-    _names,
-    _read_crossed,
-    _read_hand,
-    _read_leftover,
-    _read_stakes,
-    _unknown_keys,
+    read_crossed,
+    read_hand,
+    read_leftover,
+    read_mapping,
+    read_names,
+    read_stakes,
+    reject_unknown_keys,
 )
 from .rules import Rules, decimal_text
 from .scoring import score_hands
@@ -60,8 +60,8 @@ Result = DealResult | BigTwoResult | tuple[DealResult, ...]
 
 def parse_request(request: object) -> Deal:
     """Validate a request mapping into a ``Deal``; any problem raises ``ScoreError``."""
-    request = _mapping(request, "the request", "request")
-    _unknown_keys(request, _REQUEST_KEYS, "request", "request")
+    request = read_mapping(request, "the request", "request")
+    reject_unknown_keys(request, _REQUEST_KEYS, "request", "request")
     if "rules" not in request:
         raise ScoreError("rules: a preset name or {'preset': ..., options} is required", "rules")
     rules = Rules.from_mapping(request["rules"])
@@ -76,12 +76,12 @@ def parse_request(request: object) -> Deal:
             f"players: this deal needs {need} players under {rules.preset!r}, got {len(players)}",
             "players",
         )
-    names = _names(players)
-    stakes = _read_stakes(request["stakes"], names) if request.get("stakes") is not None else None
-    deck = _Cards()
+    names = read_names(players)
+    stakes = read_stakes(request["stakes"], names) if request.get("stakes") is not None else None
+    deck = DealCards()
     if game.shape == "leftovers":
         leftovers = tuple(
-            _read_leftover(entry, names[k], f"players[{k}]", rules, deck)
+            read_leftover(entry, names[k], f"players[{k}]", rules, deck)
             for k, entry in enumerate(players)
         )
         winners = [p.name for p in leftovers if p.cards_left == 0]
@@ -95,13 +95,13 @@ def parse_request(request: object) -> Deal:
         return Deal(rules, names, leftovers=leftovers, stakes=stakes)
     allowed = game.player_fields
     if game.shape == "crossed":
-        crossed = _read_crossed(players, names, rules, deck)
+        crossed = read_crossed(players, names, rules, deck)
         deck.check()
         return Deal(rules, names, crossed=crossed, stakes=stakes)
     hands = []
     for k, entry in enumerate(players):
-        _unknown_keys(entry, allowed, names[k], f"players[{k}]")
-        hands.append(_read_hand(entry, names[k], f"players[{k}]", rules, deck))
+        reject_unknown_keys(entry, allowed, names[k], f"players[{k}]")
+        hands.append(read_hand(entry, names[k], f"players[{k}]", rules, deck))
     deck.check()
     return Deal(rules, names, hands=tuple(hands), stakes=stakes)
 

@@ -18,17 +18,16 @@ from typing import Any, Final, Literal
 from .errors import RuleError
 from .options import OPTIONS_BY_GAME, OPTIONS_BY_NAME
 from .tables import (
-    _NO_NATURALS,
     NATURAL_TABLES,
     NATURALS,
+    NO_NATURALS,
     ROWS,
     ROYALTY_TABLES,
     Game,
     Row,
     RoyaltyTable,
-    _d,
 )
-from .validate import _fail, _parse_option
+from .validate import parse_option, rule_error
 
 __all__ = [
     "NATURALS",
@@ -74,7 +73,7 @@ class Rules:
     surrender_cost: Decimal | None = None
     # Sections 5-6: the table and naturals.
     max_players: int = 4
-    naturals: Mapping[str, Decimal | None] = field(default_factory=lambda: _NO_NATURALS)
+    naturals: Mapping[str, Decimal | None] = field(default_factory=lambda: NO_NATURALS)
     false_natural_penalty: Decimal | None = None
     natural_collects_from_surrendered: bool = True
     natural_ranking: Literal["value", "order"] = "value"  # two naturals: by value or kind
@@ -109,22 +108,22 @@ class Rules:
 
 _CLASSIC: Final[dict[str, Any]] = {
     "royalties": ROYALTY_TABLES["baseline"],
-    "foul_penalty": _d(3),
+    "foul_penalty": Decimal(3),
     "surrender_cost": Decimal("2.5"),
     "naturals": NATURAL_TABLES["baseline"],
 }
 _OFC: Final[dict[str, Any]] = {
     "game": "open-face",
     "royalties": ROYALTY_TABLES["open-face"],
-    "surrender_cost": _d(2),
+    "surrender_cost": Decimal(2),
     "fantasyland_cards": 13,
 }
 _MAU_BINH: Final[dict[str, Any]] = {
     "royalties": ROYALTY_TABLES["mau-binh"],
     "royalty_mode": "row_win",
-    "scoop_all_multiplier": _d(4),
+    "scoop_all_multiplier": Decimal(4),
     "naturals": NATURAL_TABLES["mau-binh"],
-    "false_natural_penalty": _d(6),
+    "false_natural_penalty": Decimal(6),
     "natural_ranking": "order",
 }
 PRESETS: Final[dict[str, dict[str, Any]]] = {
@@ -166,13 +165,13 @@ def rules_from_mapping(spec: str | Mapping[str, Any], *, limits: bool = False) -
             continue
         if option == "game":
             if value != base.game:
-                raise _fail("game", value, f"{base.game!r}: the game comes with the preset")
+                raise rule_error("game", value, f"{base.game!r}: the game comes with the preset")
             continue
         if option not in allowed:
             known = option in OPTIONS_BY_NAME
             reason = f"does not apply to {base.game}" if known else "is not a known option"
             raise RuleError(f"rules.{option}: {option!r} {reason}", f"rules.{option}")
-        changes[option] = _parse_option(option, value, getattr(base, option), limits=limits)
+        changes[option] = parse_option(option, value, getattr(base, option), limits=limits)
     rules = dataclasses.replace(base, **changes)
     _check_consistency(rules)
     return rules

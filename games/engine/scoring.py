@@ -26,7 +26,7 @@ from .hands import (
 )
 from .ranking import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS, TRIPS
 from .rules import Rules
-from .seats import _keep_best_royalties, _Seat, _seat, _Table, _table_for
+from .seats import ScoringTable, Seat, seat_for, table_for
 from .tables import NATURALS
 
 __all__ = [
@@ -42,10 +42,6 @@ __all__ = [
     "RowResult",
     "Rows",
     "Status",
-    "_Seat",
-    "_Table",
-    "_seat",
-    "_table_for",
     "describe_foul",
     "score_hands",
 ]
@@ -57,7 +53,7 @@ def _scoop_factor(rules: Rules, scoops_all: bool) -> Decimal:
     return TWO
 
 
-def _sweep(table: _Table, winner: _Seat, scoops_all: bool) -> Decimal:
+def _sweep(table: ScoringTable, winner: Seat, scoops_all: bool) -> Decimal:
     """What a fouled player pays ``winner`` under ``foul_penalty: "sweep"``."""
     rules = table.rules
     rows = sum(winner.row_values, ZERO)
@@ -68,7 +64,7 @@ def _sweep(table: _Table, winner: _Seat, scoops_all: bool) -> Decimal:
     return rows
 
 
-def _play_rows(a: _Seat, b: _Seat) -> tuple[int, int, int]:
+def _play_rows(a: Seat, b: Seat) -> tuple[int, int, int]:
     va, vb = a.values, b.values
     return (
         (va[0] > vb[0]) - (va[0] < vb[0]),
@@ -77,10 +73,22 @@ def _play_rows(a: _Seat, b: _Seat) -> tuple[int, int, int]:
     )
 
 
+def _keep_best_royalties(seats: list[Seat]) -> None:
+    """royalty_best_only: in each row only the best qualifying live hand(s) collect."""
+    for row in range(3):
+        holders = [s for s in seats if s.status == "live" and s.royalties[row] > 0]
+        if len(holders) < 2:
+            continue
+        best = max(s.values[row] for s in holders)
+        for s in holders:
+            if s.values[row] != best:
+                s.royalties[row] = ZERO
+
+
 def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
     """Score a validated 13-card deal (cards parsed, no duplicates, naturals allowed)."""
-    table = _table_for(rules)
-    seats = [_seat(table, h) for h in hands]
+    table = table_for(rules)
+    seats = [seat_for(table, h) for h in hands]
     if rules.royalty_best_only:
         _keep_best_royalties(seats)
     live = [k for k, seat in enumerate(seats) if seat.status == "live"]
@@ -120,7 +128,7 @@ def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
 
 
 def _scoops_all(
-    rules: Rules, seats: list[_Seat], outcomes: dict[tuple[int, int], tuple[int, int, int]]
+    rules: Rules, seats: list[Seat], outcomes: dict[tuple[int, int], tuple[int, int, int]]
 ) -> list[bool]:
     """Which seats scoop all three opponents at a table of four (sập làng)."""
     flags = [False] * len(seats)
@@ -146,7 +154,7 @@ def _scoops_all(
 
 
 def _settle_special(
-    table: _Table, a: _Seat, b: _Seat, a_scoops_all: bool, b_scoops_all: bool
+    table: ScoringTable, a: Seat, b: Seat, a_scoops_all: bool, b_scoops_all: bool
 ) -> tuple[Decimal, PairKind]:
     """Units won by ``a`` when the two do not both play their rows."""
     rules = table.rules
@@ -186,7 +194,7 @@ def _surrender_cost(rules: Rules) -> Decimal:
     return rules.surrender_cost
 
 
-def _foul_payment(table: _Table, live: _Seat, fouled: _Seat, scoops_all: bool) -> Decimal:
+def _foul_payment(table: ScoringTable, live: Seat, fouled: Seat, scoops_all: bool) -> Decimal:
     rules = table.rules
     if fouled.false_natural is not None:
         # RULES 6: a false declaration pays exactly the penalty to each opponent.
@@ -204,7 +212,9 @@ def _foul_payment(table: _Table, live: _Seat, fouled: _Seat, scoops_all: bool) -
     return penalty
 
 
-def _played_foul(table: _Table, a: _Seat, b: _Seat) -> tuple[Decimal, tuple[int, int, int]] | None:
+def _played_foul(
+    table: ScoringTable, a: Seat, b: Seat
+) -> tuple[Decimal, tuple[int, int, int]] | None:
     """``fouled_hand: "played"`` (RULES 12): after its penalty a fouled hand that was shown
     still plays its rows as set against a live one, one unit a row plus the scoop or
     majority bonus; no royalties, row values or scoop-all multiplier. Units won by ``a``."""
@@ -227,9 +237,9 @@ def _played_foul(table: _Table, a: _Seat, b: _Seat) -> tuple[Decimal, tuple[int,
 
 
 def _settle_rows(
-    table: _Table,
-    a: _Seat,
-    b: _Seat,
+    table: ScoringTable,
+    a: Seat,
+    b: Seat,
     rows: tuple[int, int, int],
     a_scoops_all: bool,
     b_scoops_all: bool,
@@ -264,7 +274,7 @@ def _settle_rows(
     return PairResult((a.hand.name, b.hand.name), units, "rows", rows, scoop)
 
 
-def _fantasyland_next(rules: Rules, seat: _Seat) -> int | None:
+def _fantasyland_next(rules: Rules, seat: Seat) -> int | None:
     """Cards of the next deal's fantasy land for this player, or None (RULES 8a)."""
     base = rules.fantasyland_cards
     if base is None or seat.status != "live":
@@ -286,7 +296,7 @@ def _fantasyland_next(rules: Rules, seat: _Seat) -> int | None:
     return None
 
 
-def _player_result(table: _Table, seat: _Seat, units: Decimal) -> PlayerResult:
+def _player_result(table: ScoringTable, seat: Seat, units: Decimal) -> PlayerResult:
     hand = seat.hand
     fantasyland = None
     if table.has_fantasyland:

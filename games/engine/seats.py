@@ -1,5 +1,5 @@
-"""A player's hand as scoring sees it (``_Seat``: strengths, royalties, status) and what
-scoring needs from a rule set (``_Table``), shared by scoring and the arrangement search.
+"""A player's hand as scoring sees it (``Seat``: strengths, royalties, status) and what
+scoring needs from a rule set (``ScoringTable``), shared by scoring and the arrangement search.
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ from .tables import ROWS
 
 
 @dataclass(slots=True)
-class _Seat:
+class Seat:
+    """One player's hand at the table as scoring sees it: its status, each row's strength
+    and royalty, and what made it foul or natural."""
+
     hand: Hand
     status: Status
     values: tuple[int, int, int]  # strengths; bigger wins (a lowball middle is negated)
@@ -40,8 +43,8 @@ class _Seat:
     royalty_total: Decimal = ZERO
 
 
-class _Table:
-    """What scoring needs from a rule set, resolved once per ``Rules`` (see ``_table_for``)."""
+class ScoringTable:
+    """What scoring needs from a rule set, resolved once per ``Rules`` (see ``table_for``)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -79,22 +82,22 @@ class _Table:
 # The tables of the last rule sets seen. Rules read back from storage are a new object for
 # every deal; an equal rule set shares the table built for the first, with everything
 # cached on it (the royalty of every strength takes about 0.1 s to work out).
-_RECENT: list[_Table] = []
+_RECENT: list[ScoringTable] = []
 _RECENT_MOST: Final = 16
 
 
-def _table_for(rules: Rules) -> _Table:
+def table_for(rules: Rules) -> ScoringTable:
     """The scoring table of a rule set, kept with it (rules never change once built) and
     shared by equal rule sets."""
     table = rules.__dict__.get("_scoring_table")
     if table is None:
         table = next((known for known in _RECENT if known.rules == rules), None)
         if table is None:
-            table = _Table(rules)
+            table = ScoringTable(rules)
             _RECENT.insert(0, table)
             del _RECENT[_RECENT_MOST:]
         rules.__dict__["_scoring_table"] = table
-    return cast(_Table, table)
+    return cast(ScoringTable, table)
 
 
 def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
@@ -109,11 +112,13 @@ def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
     return None
 
 
-def _seat(table: _Table, hand: Hand) -> _Seat:
+def seat_for(table: ScoringTable, hand: Hand) -> Seat:
+    """The hand evaluated under the table's rules: its status (live, fouled, surrendered or
+    natural), its rows' strengths and, when live, the royalties it collects."""
     if hand.not_shown:
-        return _Seat(hand, "fouled", (0, 0, 0), (0, 0, 0), [ZERO, ZERO, ZERO])
+        return Seat(hand, "fouled", (0, 0, 0), (0, 0, 0), [ZERO, ZERO, ZERO])
     if hand.surrender or hand.rows is None:
-        return _Seat(hand, "surrendered", (0, 0, 0), (0, 0, 0), [ZERO, ZERO, ZERO])
+        return Seat(hand, "surrendered", (0, 0, 0), (0, 0, 0), [ZERO, ZERO, ZERO])
     front, middle, back = hand.rows
     f = table.evaluate3(front)
     b = table.evaluate5(back)
@@ -123,7 +128,7 @@ def _seat(table: _Table, hand: Hand) -> _Seat:
     else:
         m_raw = m = table.evaluate5(middle)
     raw = (f, m_raw, b)
-    seat = _Seat(hand, "live", (f, m, b), raw, [ZERO, ZERO, ZERO])
+    seat = Seat(hand, "live", (f, m, b), raw, [ZERO, ZERO, ZERO])
     if hand.natural is not None:
         if holds_natural(hand.natural, hand.rows, table.evaluate5):
             seat.status = "natural"
@@ -149,15 +154,3 @@ def _seat(table: _Table, hand: Hand) -> _Seat:
                 r if k in hand.declared else ZERO for k, r in enumerate(seat.royalties)
             ]
     return seat
-
-
-def _keep_best_royalties(seats: list[_Seat]) -> None:
-    """royalty_best_only: in each row only the best qualifying live hand(s) collect."""
-    for row in range(3):
-        holders = [s for s in seats if s.status == "live" and s.royalties[row] > 0]
-        if len(holders) < 2:
-            continue
-        best = max(s.values[row] for s in holders)
-        for s in holders:
-            if s.values[row] != best:
-                s.royalties[row] = ZERO

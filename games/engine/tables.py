@@ -78,18 +78,18 @@ ROYALTY_TABLES: Final[dict[str, RoyaltyTable]] = {
     ),
 }
 
-_NO_NATURALS: Final[dict[str, Decimal | None]] = dict.fromkeys(NATURALS)
+NO_NATURALS: Final[dict[str, Decimal | None]] = dict.fromkeys(NATURALS)
 NATURAL_TABLES: Final[dict[str, Mapping[str, Decimal | None]]] = {
-    "none": _NO_NATURALS,
+    "none": NO_NATURALS,
     "baseline": {
-        **_NO_NATURALS,
+        **NO_NATURALS,
         "six_pairs": _d(3),
         "three_straights": _d(3),
         "three_flushes": _d(3),
         "dragon": _d(13),
     },
     "mau-binh": {
-        **_NO_NATURALS,
+        **NO_NATURALS,
         "clean_dragon": _d(24),
         "dragon": _d(12),
         "same_color_13": _d(6),

@@ -19,7 +19,8 @@ from .ranking import CATEGORIES
 from .tables import NATURAL_TABLES, NATURALS, ROWS, ROYALTY_TABLES, Row, RoyaltyTable
 
 
-def _fail(name: str, value: object, expected: str) -> RuleError:
+def rule_error(name: str, value: object, expected: str) -> RuleError:
+    """The error for the option ``name`` given ``value`` instead of ``expected``."""
     return RuleError(f"rules.{name}: {value!r} is not {expected}", f"rules.{name}")
 
 
@@ -27,17 +28,17 @@ def _decimal(
     name: str, value: object, *, minimum: Decimal = Decimal(0), bounds: Bounds | None = None
 ) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-        raise _fail(name, value, "a number")
+        raise rule_error(name, value, "a number")
     if isinstance(value, float) and not math.isfinite(value):
-        raise _fail(name, value, "a finite number")
+        raise rule_error(name, value, "a finite number")
     try:
         number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
     except InvalidOperation:
-        raise _fail(name, value, "a number") from None
+        raise rule_error(name, value, "a number") from None
     if not number.is_finite():
-        raise _fail(name, value, "a finite number")
+        raise rule_error(name, value, "a finite number")
     if number < minimum:
-        raise _fail(name, value, f"a number of at least {minimum}")
+        raise rule_error(name, value, f"a number of at least {minimum}")
     if bounds is not None:
         _within(name, value, number, bounds)
     return number
@@ -64,19 +65,19 @@ def _optional_decimal(
 
 def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
-        raise _fail(name, value, "one of " + ", ".join(repr(c) for c in choices))
+        raise rule_error(name, value, "one of " + ", ".join(repr(c) for c in choices))
     return value
 
 
 def _bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise _fail(name, value, "true or false")
+        raise rule_error(name, value, "true or false")
     return value
 
 
 def _int(name: str, value: object, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(name, value, f"a whole number from {lo} to {hi}")
+        raise rule_error(name, value, f"a whole number from {lo} to {hi}")
     return value
 
 
@@ -98,10 +99,10 @@ def _royalties(value: object, base: RoyaltyTable, bounds: Bounds | None) -> Roya
     """A table by name, or a mapping of rows whose entries update ``base`` (null removes)."""
     if isinstance(value, str):
         if value not in ROYALTY_TABLES:
-            raise _fail("royalties", value, "one of " + ", ".join(map(repr, ROYALTY_TABLES)))
+            raise rule_error("royalties", value, "one of " + ", ".join(map(repr, ROYALTY_TABLES)))
         return ROYALTY_TABLES[value]
     if not isinstance(value, Mapping):
-        raise _fail("royalties", value, "a table name or a mapping of rows")
+        raise rule_error("royalties", value, "a table name or a mapping of rows")
     table: dict[Row, dict[str, Decimal]] = {row: dict(base[row]) for row in ROWS}
     for row, entries in value.items():
         if row not in ROWS:
@@ -110,7 +111,7 @@ def _royalties(value: object, base: RoyaltyTable, bounds: Bounds | None) -> Roya
                 "rules.royalties",
             )
         if not isinstance(entries, Mapping):
-            raise _fail(f"royalties.{row}", entries, "a mapping of hands to units")
+            raise rule_error(f"royalties.{row}", entries, "a mapping of hands to units")
         for key, units in entries.items():
             if key not in _ROYALTY_KEYS[row]:
                 raise RuleError(
@@ -130,10 +131,10 @@ def _naturals(
 ) -> Mapping[str, Decimal | None]:
     if isinstance(value, str):
         if value not in NATURAL_TABLES:
-            raise _fail("naturals", value, "one of " + ", ".join(map(repr, NATURAL_TABLES)))
+            raise rule_error("naturals", value, "one of " + ", ".join(map(repr, NATURAL_TABLES)))
         return NATURAL_TABLES[value]
     if not isinstance(value, Mapping):
-        raise _fail("naturals", value, "a table name or a mapping of naturals to units")
+        raise rule_error("naturals", value, "a table name or a mapping of naturals to units")
     table = dict(base)
     for key, units in value.items():
         if key not in NATURALS:
@@ -150,11 +151,11 @@ def _multipliers(
 ) -> tuple[tuple[int, Decimal], ...]:
     lo, hi = option.whole
     if not isinstance(value, (list, tuple)):
-        raise _fail("multipliers", value, "a list of [cards left, multiplier] pairs")
+        raise rule_error("multipliers", value, "a list of [cards left, multiplier] pairs")
     steps: list[tuple[int, Decimal]] = []
     for step in value:
         if not isinstance(step, (list, tuple)) or len(step) != 2:
-            raise _fail("multipliers", step, "a [cards left, multiplier] pair")
+            raise rule_error("multipliers", step, "a [cards left, multiplier] pair")
         steps.append(
             (
                 _int("multipliers", step[0], lo, hi),
@@ -163,11 +164,11 @@ def _multipliers(
         )
     steps.sort()
     if len({cards for cards, _ in steps}) != len(steps):
-        raise _fail("multipliers", value, "a list with each threshold once")
+        raise rule_error("multipliers", value, "a list with each threshold once")
     return tuple(steps)
 
 
-def _parse_option(name: str, value: Any, base: Any, *, limits: bool = False) -> Any:
+def parse_option(name: str, value: Any, base: Any, *, limits: bool = False) -> Any:
     """The validated value of one override, as its entry in ``options.OPTIONS`` says;
     ``base`` is the option's value in the preset (a royalty or naturals mapping updates
     the preset's table). ``limits``: numbers must also fit the option's ``bounds``."""

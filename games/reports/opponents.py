@@ -52,7 +52,7 @@ def _stakes(text: str | None) -> tuple[Decimal | None, dict[stored_stakes.Pair, 
 
 
 @dataclass(frozen=True)
-class _Ledger:
+class PlayerLedger:
     """What every part of one player's ledger reads: the rows asked for and the names."""
 
     group: Group
@@ -66,13 +66,15 @@ class _Ledger:
     head: dict[str, Any]
 
 
-def _ledger(
+def player_ledger(
     group: Group,
     player: Player,
     session: Session | None,
     date_from: datetime.date | None,
     date_to: datetime.date | None,
-) -> _Ledger:
+) -> PlayerLedger:
+    """The queries of one player's ledger, optionally one session's or a date range's (not
+    run yet), with the names they need and the report's head."""
     names = dict(group.players.values_list("pk", "name"))
     # A deal's stored stakes name the players as they sat at its session.
     seat_names = {
@@ -98,10 +100,10 @@ def _ledger(
         "date_from": date_from,
         "date_to": date_to,
     }
-    return _Ledger(group, player, rows, payments, names, seat_names, head)
+    return PlayerLedger(group, player, rows, payments, names, seat_names, head)
 
 
-def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
+def opponent_balances(ledger: PlayerLedger) -> list[dict[str, Any]]:
     """Each opponent (by name) with the pair's current ``stake`` and the net ``units`` and
     ``money`` the player won from them, the net money ``paid`` between them (positive: the
     player paid) and the ``balance_money`` (won plus paid: what the opponent owes the
@@ -166,7 +168,7 @@ _Key = tuple[int, datetime.date, int, int, int]
 
 
 def _deal_rows(
-    ledger: _Ledger, opponents: list[dict[str, Any]]
+    ledger: PlayerLedger, opponents: list[dict[str, Any]]
 ) -> Iterator[tuple[_Key, int, tuple[Any, ...]]]:
     me = ledger.player.pk
     # The stakes as JSON text (see ``_stakes``).
@@ -197,7 +199,7 @@ def _deal_rows(
 
 
 def _payment_rows(
-    ledger: _Ledger, opponents: list[dict[str, Any]]
+    ledger: PlayerLedger, opponents: list[dict[str, Any]]
 ) -> Iterator[tuple[_Key, int, dict[str, Any]]]:
     places = {entry["id"]: k for k, entry in enumerate(opponents)}
     rows = ledger.payments.annotate(at=_position(opponents)).order_by(
@@ -207,7 +209,9 @@ def _payment_rows(
         yield (places[other], line["date"], 1, line["payment"], 0), other, line
 
 
-def _deals(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[int, LedgerLine]]:
+def _deals(
+    ledger: PlayerLedger, opponents: list[dict[str, Any]]
+) -> Iterator[tuple[int, LedgerLine]]:
     """The player's deals and payments opponent after opponent (in the order of
     ``opponents``), each opponent's in date order (a date's deals in play order, then its
     payments), with the running balances: a query for the deals and one for the payments,
@@ -272,12 +276,12 @@ class LedgerDeal(NamedTuple):
             str(self.session),
             self.date.isoformat(),
             str(self.deal),
-            _text(self.unit_value),
-            _text(self.multiplier),
-            _text(self.units),
-            _text(self.money),
-            _text(self.balance_units),
-            _text(self.balance_money),
+            amount_text(self.unit_value),
+            amount_text(self.multiplier),
+            amount_text(self.units),
+            amount_text(self.money),
+            amount_text(self.balance_units),
+            amount_text(self.balance_money),
         )
 
     def json(self) -> str:
@@ -309,13 +313,13 @@ _AMOUNT_KEYS = ("unit_value", "multiplier", "units", "money", "balance_units", "
 
 
 @functools.lru_cache(maxsize=4096)
-def _text(value: Decimal) -> str:
+def amount_text(value: Decimal) -> str:
     """``decimal_text``, remembered: a ledger repeats the same few amounts."""
     return decimal_text(value)
 
 
-def _grouped(
-    ledger: _Ledger, opponents: list[dict[str, Any]]
+def deals_by_opponent(
+    ledger: PlayerLedger, opponents: list[dict[str, Any]]
 ) -> Iterator[tuple[dict[str, Any], Iterator[LedgerLine]]]:
     """Each opponent with an iterator over their deals, from the one query of ``_deals``;
     each iterator is to be read to its end before the next opponent is taken."""
@@ -361,10 +365,10 @@ def opponent_ledger(
     ``balance_money``. Optionally one session (and the payments that settle it), or a date
     range (sessions by their date, payments by theirs).
     """
-    ledger = _ledger(group, player, session, date_from, date_to)
+    ledger = player_ledger(group, player, session, date_from, date_to)
     opponents = [
         entry | {"deals": [_as_dict(deal) for deal in deals]}
-        for entry, deals in _grouped(ledger, _opponents(ledger))
+        for entry, deals in deals_by_opponent(ledger, opponent_balances(ledger))
     ]
     return ledger.head | _totals(opponents) | {"opponents": opponents}
 
@@ -383,16 +387,16 @@ def opponent_ledger_stream(
 ) -> Iterator[str]:
     """``opponent_ledger`` as compact JSON text (with ``jsonable``'s values), in pieces,
     reading the database as it goes."""
-    ledger = _ledger(group, player, session, date_from, date_to)
+    ledger = player_ledger(group, player, session, date_from, date_to)
 
     def parts() -> Iterator[str]:
         # The head goes out at once; the totals that follow it need the summing query.
         yield _dumps(ledger.head)[:-1] + ","
-        opponents = _opponents(ledger)
+        opponents = opponent_balances(ledger)
         totals = _totals(opponents)
         # Each object is written without its closing brace, then its last key's list.
         yield _dumps(totals)[1:-1] + ',"opponents":['
-        for k, (entry, deals) in enumerate(_grouped(ledger, opponents)):
+        for k, (entry, deals) in enumerate(deals_by_opponent(ledger, opponents)):
             yield ("," if k else "") + _dumps(entry)[:-1] + ',"deals":['
             for j, deal in enumerate(deals):
                 yield ("," if j else "") + _as_json(deal)

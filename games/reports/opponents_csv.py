@@ -12,10 +12,10 @@ from games.models import Group, Player, Session
 from games.reports import opponents
 from games.reports.opponents import (
     LedgerLine,
-    _grouped,
-    _ledger,
-    _opponents,
-    _text,
+    amount_text,
+    deals_by_opponent,
+    opponent_balances,
+    player_ledger,
     spreadsheet_safe,
 )
 
@@ -50,10 +50,10 @@ def _csv_cells(line: LedgerLine) -> tuple[str, ...]:
         line["date"].isoformat(),
         "",
         "",
-        _text(line["units"]),
-        _text(line["money"]),
-        _text(line["balance_units"]),
-        _text(line["balance_money"]),
+        amount_text(line["units"]),
+        amount_text(line["money"]),
+        amount_text(line["balance_units"]),
+        amount_text(line["balance_money"]),
         "payment",
         str(line["payment"]),
         "",
@@ -72,7 +72,7 @@ def opponent_ledger_csv_stream(
 ) -> Iterator[str]:
     """``opponent_ledger`` as CSV text in pieces: a header row, then one row per deal per
     opponent, reading the database as it goes."""
-    ledger = _ledger(group, player, session, date_from, date_to)
+    ledger = player_ledger(group, player, session, date_from, date_to)
 
     def parts() -> Iterator[str]:
         out = io.StringIO()
@@ -82,7 +82,7 @@ def opponent_ledger_csv_stream(
         yield out.getvalue()
         out.seek(0)
         out.truncate()
-        for entry, deals in _grouped(ledger, _opponents(ledger)):
+        for entry, deals in deals_by_opponent(ledger, opponent_balances(ledger)):
             for deal in deals:
                 row = (player.name, entry["name"], *_csv_cells(deal))
                 writer.writerow([spreadsheet_safe(value) for value in row])

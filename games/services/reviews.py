@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 
 from games.engine import ScoreError
-from games.engine.arrange import review_request
+from games.engine.arrangement import review_request
 from games.lib.after_response import after_response
 from games.models import Deal, ReviewLine, SessionSeat
 from games.sitting_out import engine_request

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 
 from games.engine import Rules
 from games.errors import ServiceError
-from games.models import Group, Membership, Session
+from games.models import Group, Membership, Player, Session
 from games.permissions import NotAllowed, remember_role, role_of
 from games.services.deal_write import names_read_with, with_deal_table
 
@@ -29,6 +29,13 @@ def group_for(request: HttpRequest, pk: int) -> tuple[Group, str]:
     if role is None:
         raise Http404("no such group")
     return group, role
+
+
+def player_for(group: Group, pk: str) -> Player:
+    """The group's player whose id is ``pk`` (as a URL or a form gives it); 404 otherwise."""
+    if not pk.isdigit():
+        raise Http404("no such player")
+    return get_object_or_404(group.players, pk=pk)
 
 
 def session_for(request: HttpRequest, pk: int) -> tuple[Session, str]:

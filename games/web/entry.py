@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine import Rules, ScoreError
-from games.engine.arrange import _Hand13, arrange_expected, arrange_heuristic
+from games.engine.arrangement import Hand13, arrange_expected, arrange_heuristic
 from games.engine.cards import Card, CardError, card_text, cards_text
 from games.engine.cards import parse_cards as engine_parse_cards
 from games.engine.games import Descriptor, descriptor_for
@@ -370,7 +370,7 @@ def lay_out_naturals(entries: Sequence[SeatEntry], rules: Rules) -> None:
             continue
         if len(cards) != 13 or len(set(cards)) != 13:
             continue
-        made = {name: setting for name, _kind, setting in _Hand13(cards, rules).naturals()}
+        made = {name: setting for name, _kind, setting in Hand13(cards, rules).naturals()}
         setting = made.get(typed.natural)
         if setting is not None:
             typed.front, typed.middle, typed.back = setting.text()

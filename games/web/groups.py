@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -18,10 +18,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import reports, services
 from games.engine import RuleError, ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
-from games.models import Group, Membership, Player
+from games.models import Group, Membership
 from games.present import GAME_NAMES, money, money_in, signed, units
 from games.web import invites, rules_form
-from games.web.common import group_for, require_owner_role, user_of
+from games.web.common import group_for, player_for, require_owner_role, user_of
 
 
 def _rules_summary(spec: Any, rules: Mapping[str, Any]) -> list[tuple[str, str, str]]:
@@ -102,7 +102,8 @@ def _new_group_error(exc: services.ServiceError) -> dict[str, str]:
     return {field if field in ("name", "currency", "unit_value") else "name": exc.message}
 
 
-def _group_context(group: Group, role: str) -> dict[str, Any]:
+def group_page_context(group: Group, role: str) -> dict[str, Any]:
+    """What the group page shows; also what a form of the page is shown again with."""
     rule_set = group.current_rule_set()
     standings = reports.group_standings(group)
     for row in standings["players"]:
@@ -140,7 +141,7 @@ def _group_context(group: Group, role: str) -> dict[str, Any]:
 def group_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's sessions, standings, rules and players; members add players here."""
     group, role = group_for(request, pk)
-    context = _group_context(group, role)
+    context = group_page_context(group, role)
     if context["is_owner"]:
         context.update(invites.invites_context(request, group))
     if request.method == "POST":
@@ -204,12 +205,6 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/group_rules.html", context, status=400 if error else 200)
 
 
-def _player(group: Group, pk: str) -> Player:
-    if not pk.isdigit():
-        raise Http404("no such player")
-    return get_object_or_404(group.players, pk=pk)
-
-
 @login_required
 @require_POST
 def group_stakes(request: HttpRequest, pk: int) -> HttpResponse:
@@ -219,8 +214,8 @@ def group_stakes(request: HttpRequest, pk: int) -> HttpResponse:
     user = user_of(request)
     try:
         if "multiplier" in request.POST:
-            first = _player(group, request.POST.get("first", ""))
-            second = _player(group, request.POST.get("second", ""))
+            first = player_for(group, request.POST.get("first", ""))
+            second = player_for(group, request.POST.get("second", ""))
             services.set_pair_stake(group, first, second, request.POST["multiplier"], by=user)
             messages.success(
                 request,
@@ -236,7 +231,7 @@ def group_stakes(request: HttpRequest, pk: int) -> HttpResponse:
             )
             messages.success(request, _("Stakes saved: deals recorded from now use them."))
     except services.ServiceError as error:
-        context = _group_context(group, role)
+        context = group_page_context(group, role)
         context.update(stakes_error=error.message, stakes_values=request.POST)
         return render(request, "web/group_detail.html", context, status=400)
     return redirect(reverse("web:group", args=[group.pk]) + "#stakes")

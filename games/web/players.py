@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import services
-from games.web.common import group_for, require_owner_role, user_of
-from games.web.groups import _group_context, _player
+from games.web.common import group_for, player_for, require_owner_role, user_of
+from games.web.groups import group_page_context
 
 
 @login_required
@@ -22,7 +22,7 @@ def group_player(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     """One owner's change to one player, as the form's ``action`` says."""
     group, role = group_for(request, pk)
     require_owner_role(role)
-    player = _player(group, str(player_pk))
+    player = player_for(group, str(player_pk))
     user = user_of(request)
     action = request.POST.get("action", "")
     try:
@@ -40,7 +40,7 @@ def group_player(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
                 else _("%(name)s is back: offered for new sessions again.")
             ) % {"name": player.name}
         elif action == "merge":
-            keep = _player(group, request.POST.get("into", ""))
+            keep = player_for(group, request.POST.get("into", ""))
             record = services.merge_players(group, keep, player, by=user)
             done = _(
                 "%(gone)s merged into %(kept)s: their seats, ledgers and payments follow %(kept)s."
@@ -48,7 +48,7 @@ def group_player(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
         else:
             raise services.ServiceError(_("pick rename, retire, bring back or merge"), "action")
     except services.ServiceError as error:
-        context = _group_context(group, role)
+        context = group_page_context(group, role)
         context.update(manage_error=error.message, manage_player=player.pk)
         return render(request, "web/group_detail.html", context, status=400)
     messages.success(request, done)

@@ -9,23 +9,24 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.engine.arrange import (
+from games.engine.arrangement import (
     SPLITS,
+    Hand13,
     Setting,
-    _Hand13,
-    _sample_hands,
-    _table_units,
     arrange_expected,
     arrange_heuristic,
     review,
     review_request,
     settings,
 )
+from games.engine.arrangement.expected import sample_hands
+from games.engine.arrangement.versus import table_units
 from games.engine.cards import DECK, RANK_CHARS, RANK_OF, Card, parse_cards
 from games.engine.errors import ScoreError
 from games.engine.ranking import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS
 from games.engine.rules import Rules
-from games.engine.scoring import Hand, _seat, _table_for, score_hands
+from games.engine.scoring import Hand, score_hands
+from games.engine.seats import seat_for, table_for
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
 RULE_SPECS: tuple[Any, ...] = (
@@ -100,9 +101,9 @@ def test_every_split_is_enumerated_once(text: str) -> None:
 def test_legal_settings_are_exactly_the_engines_non_fouls(spec: Any) -> None:
     rules = _rules(spec)
     cards = parse_cards("Ah Kh Qh Jh 9s 9d 5c 5d 2c 2d 2h 7s 8c")
-    table = _table_for(rules)
+    table = table_for(rules)
     everything = settings(cards, rules, legal_only=False)
-    engine_legal = {s for s in everything if _seat(table, Hand("Ann", s.rows)).status == "live"}
+    engine_legal = {s for s in everything if seat_for(table, Hand("Ann", s.rows)).status == "live"}
     assert set(settings(cards, rules)) == engine_legal
     assert 0 < len(engine_legal) < SPLITS
 
@@ -133,7 +134,7 @@ def test_expected_finds_the_obvious_setting_the_heuristic_misses() -> None:
     cards = parse_cards(OBVIOUS)
     found = arrange_expected(cards, rules, samples=400)
     best = found.best.setting
-    evaluate = _table_for(rules)
+    evaluate = table_for(rules)
     assert evaluate.evaluate5(best.back) >> CATEGORY_SHIFT == QUADS
     assert _ranks(best.middle) == "KKK77"
     assert evaluate.evaluate3(best.front) >> CATEGORY_SHIFT == PAIR
@@ -199,7 +200,7 @@ def test_expected_units_equal_two_player_score_hands(spec: Any) -> None:
     found = arrange_expected(cards, rules, samples=40, seed=5, top=2)
     opponents = [
         Hand("Bob", arrange_heuristic([int(c) for c in row], rules).rows)
-        for row in _sample_hands(sorted(cards, reverse=True), 40, 5)
+        for row in sample_hands(sorted(cards, reverse=True), 40, 5)
     ]
     for choice in (found.best, *found.alternatives):
         ann = Hand("Ann", choice.setting.rows)
@@ -210,14 +211,14 @@ def test_expected_units_equal_two_player_score_hands(spec: Any) -> None:
 @pytest.mark.parametrize("spec", RULE_SPECS)
 def test_array_scoring_equals_score_hands(spec: Any) -> None:
     rules = _rules(spec)
-    table = _table_for(rules)
+    table = table_for(rules)
     rng = random.Random(f"units {spec}")
     for _ in range(6):
         hands = _random_deal(rng, rules)
         cards: list[Card] = [c for row in hands[0].rows or () for c in row]
-        h13 = _Hand13(cards, rules)
-        others = [_seat(table, h) for h in hands[1:]]
-        fast = _table_units(table, h13.rows, others)
+        h13 = Hand13(cards, rules)
+        others = [seat_for(table, h) for h in hands[1:]]
+        fast = table_units(table, h13.rows, others)
         for at in rng.sample(range(len(h13.legal)), 40):
             setting = h13.setting(int(h13.legal[at]))
             seated = [hands[0]._replace(rows=setting.rows), *hands[1:]]
@@ -227,7 +228,7 @@ def test_array_scoring_equals_score_hands(spec: Any) -> None:
 
 def test_array_scoring_counts_a_scoop_of_the_whole_table() -> None:
     rules = _rules("mau-binh-south")
-    table = _table_for(rules)
+    table = table_for(rules)
     winner = parse_cards(OBVIOUS)
     rest = [c for c in DECK if c not in winner]
     rng = random.Random(3)
@@ -237,8 +238,8 @@ def test_array_scoring_counts_a_scoop_of_the_whole_table() -> None:
         for k in range(3):
             cards = rest[13 * k : 13 * (k + 1)]
             hands.append(Hand(NAMES[k + 1], arrange_heuristic(cards, rules).rows))
-        h13 = _Hand13(winner, rules)
-        fast = _table_units(table, h13.rows, [_seat(table, h) for h in hands[1:]])
+        h13 = Hand13(winner, rules)
+        fast = table_units(table, h13.rows, [seat_for(table, h) for h in hands[1:]])
         best = h13.setting(int(h13.legal[int(np.argmax(fast))]))
         seated = [hands[0]._replace(rows=best.rows), *hands[1:]]
         assert Decimal(str(fast.max())) == score_hands(seated, rules).players[0].units

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.engine import ScoreError, score_request
-from games.engine.arrange import review_request
+from games.engine.arrangement import review_request
 from games.engine.cards import SUIT_OF, parse_cards
 from games.engine.ranking import STRAIGHT, STRAIGHT_FLUSH, category_of, five_card_evaluator
 

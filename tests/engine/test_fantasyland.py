@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from games.engine import ScoreError
-from games.engine.arrange import arrange_request, review_request
+from games.engine.arrangement import arrange_request, review_request
+from games.engine.arrangement.fantasyland import arrange_fantasyland
+from games.engine.arrangement.splits import Hand13
 from games.engine.cards import DECK, parse_cards
-from games.engine.fantasyland import arrange_fantasyland
 from games.engine.rules import Rules
-from games.engine.splits import _Hand13
 
 
 def test_a_pineapple_fantasy_land_keeps_the_13_worth_most() -> None:
@@ -55,7 +55,7 @@ def test_the_pruned_search_equals_trying_every_13(seed: int) -> None:
     found = arrange_fantasyland(cards, rules)
     best = None
     for dropped in combinations(cards, 2):
-        hand = _Hand13([c for c in cards if c not in dropped], rules)
+        hand = Hand13([c for c in cards if c not in dropped], rules)
         total = hand.rows.r[0] + hand.rows.r[1] + hand.rows.r[2]
         best = max(best or 0.0, float(np.max(total)))
     assert float(found.royalties) == best

@@ -18,7 +18,7 @@ from games.engine import (
     player_hands,
     score_request,
 )
-from games.engine.arrange import arrange_request, review_request
+from games.engine.arrangement import arrange_request, review_request
 from games.engine.games import BIG_TWO, CHINESE, CRISS_CROSS, DESCRIPTORS, OPEN_FACE
 from games.engine.options import GAME_KEYS, OPTIONS_BY_GAME
 from games.engine.tables import ROWS, Game

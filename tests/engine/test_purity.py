@@ -1,4 +1,5 @@
-"""The engine is plain Python: importing and using it loads no framework."""
+"""The engine is plain Python: importing and using it (its arrangement half too) loads no
+framework."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import sys
+import games.engine.arrangement
 from games.engine import score_request
 score_request({"rules": "standard", "players": [
     {"name": "Ann", "front": "2c 3d 5h", "middle": "Kc Kd 4s 5s 9h", "back": "Ac Ad Ah 7c 8d"},

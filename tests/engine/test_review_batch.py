@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import DECK, parse_cards
-from games.engine.review import review
-from games.engine.review_batch import (
+from games.engine.arrangement.review import review
+from games.engine.arrangement.review_batch import (
     _cell_units,
     _hands13,
     _legal_rowset,
@@ -22,9 +21,11 @@ from games.engine.review_batch import (
     _row_natural_possible,
     review_all,
 )
+from games.engine.arrangement.versus import table_units
+from games.engine.cards import DECK, parse_cards
 from games.engine.rules import Rules
-from games.engine.scoring import Hand, _seat, _table_for
-from games.engine.versus import _table_units
+from games.engine.scoring import Hand
+from games.engine.seats import seat_for, table_for
 from tests.engine.test_arrange import NAMES, RULE_SPECS, _random_deal
 
 
@@ -78,19 +79,19 @@ def test_a_row_natural_ruled_out_early_is_never_found(deck: list[int]) -> None:
     ((h13, _rows),) = _hands13([deck[:13]], rules)
     for name in ("three_flushes", "three_straights"):
         if not _row_natural_possible(h13, name):
-            assert h13._row_natural(name) is None
+            assert h13.row_natural(name) is None
 
 
 @pytest.mark.parametrize("spec", RULE_SPECS)
 def test_scoring_by_cell_gives_each_setting_its_own_units(spec: Any) -> None:
     rules = Rules.from_mapping(spec)
-    table = _table_for(rules)
+    table = table_for(rules)
     rng = random.Random(f"cells {spec}")
     for _ in range(3):
         hands = _random_deal(rng, rules)
         ((h13, rows),) = _hands13([[c for row in hands[0].rows or () for c in row]], rules)
-        others = [_seat(table, h) for h in hands[1:]]
-        direct = _table_units(table, _legal_rowset(rows), others)
+        others = [seat_for(table, h) for h in hands[1:]]
+        direct = table_units(table, _legal_rowset(rows), others)
         assert np.array_equal(_cell_units(h13, rows, others), direct)
         # With fewer settings than cells the settings are scored directly, to the same end.
         h13.legal = h13.legal[:1]

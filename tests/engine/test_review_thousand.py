@@ -13,8 +13,8 @@ import random
 
 import pytest
 
+from games.engine.arrangement.review_batch import review_all
 from games.engine.games import GAMES
-from games.engine.review_batch import review_all
 from games.engine.rules import PRESETS, Rules
 from tests.engine.test_arrange import _random_deal
 from tests.engine.test_review_batch import _one_by_one

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 
 from games import services
 from games.engine import ScoreError, score_request
-from games.engine.arrange import arrange_heuristic
+from games.engine.arrangement import arrange_heuristic
 from games.engine.cards import DECK
 from games.engine.rules import Rules
 from games.models import Session

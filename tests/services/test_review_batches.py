@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db.models import F
 
 from games import services
-from games.engine.arrange import review_request
+from games.engine.arrangement import review_request
 from games.models import Deal, ReviewLine, Session
 from games.services import reviews
 from games.sitting_out import engine_request

@@ -16,13 +16,13 @@ from typing import Any, Final, NamedTuple, cast
 import numpy as np
 import numpy.typing as npt
 
-from .cards import RANK_OF, SUIT_OF, Card, cards_text
-from .games import GAMES
-from .hands import Rows
-from .naturals import holds_natural
-from .ranking import _FRONT_MASK, _KEY_MASK, CATEGORY_SHIFT, STRAIGHT, STRAIGHT_FLUSH, Wheel, tables
-from .rules import Rules
-from .scoring import _Table, _table_for
+from ..cards import RANK_OF, SUIT_OF, Card, cards_text
+from ..games import GAMES
+from ..hands import Rows
+from ..naturals import holds_natural
+from ..ranking import CATEGORY_SHIFT, FRONT_MASKS, KEY_MASK, STRAIGHT, STRAIGHT_FLUSH, Wheel, tables
+from ..rules import Rules
+from ..seats import ScoringTable, table_for
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]
@@ -30,11 +30,9 @@ Bools = npt.NDArray[np.bool_]
 
 SPLITS: Final = 72_072  # C(13, 5) backs x C(8, 5) middles
 _THREES: Final = tuple(combinations(range(13), 3))
-_FIVES: Final = tuple(combinations(range(13), 5))
-_MIDDLES_OF_8: Final = tuple(combinations(range(8), 5))
-_THREES_ARRAY: Final = np.array(_THREES, dtype=np.int64)
-_FIVES_ARRAY: Final = np.array(_FIVES, dtype=np.int64)
-_FRONTS_OF_8: Final = tuple(tuple(p for p in range(8) if p not in m) for m in _MIDDLES_OF_8)
+FIVES: Final = tuple(combinations(range(13), 5))
+THREES_ARRAY: Final = np.array(_THREES, dtype=np.int64)
+FIVES_ARRAY: Final = np.array(FIVES, dtype=np.int64)
 
 
 class Setting(NamedTuple):
@@ -52,28 +50,29 @@ class Setting(NamedTuple):
         return (cards_text(self.front), cards_text(self.middle), cards_text(self.back))
 
 
-def _mask(positions: Sequence[int]) -> int:
+def position_mask(positions: Sequence[int]) -> int:
+    """The bits of a group of card positions (0-12) in the sorted hand."""
     return sum(1 << p for p in positions)
 
 
-_THREE_MASKS: Final = np.array([_mask(t) for t in _THREES], dtype=np.int64)
-_FIVE_MASKS: Final = np.array([_mask(f) for f in _FIVES], dtype=np.int64)
+THREE_MASKS: Final = np.array([position_mask(t) for t in _THREES], dtype=np.int64)
+FIVE_MASKS: Final = np.array([position_mask(f) for f in FIVES], dtype=np.int64)
 
 
 @cache
-def _split_index() -> tuple[Ints, Ints, Ints]:
+def split_index() -> tuple[Ints, Ints, Ints]:
     """For each of the 72,072 splits: (front, middle, back) indices into the subsets."""
-    three_at = {_mask(c): i for i, c in enumerate(_THREES)}
-    five_at = {_mask(c): i for i, c in enumerate(_FIVES)}
+    three_at = {position_mask(c): i for i, c in enumerate(_THREES)}
+    five_at = {position_mask(c): i for i, c in enumerate(FIVES)}
     fronts: list[int] = []
     middles: list[int] = []
     backs: list[int] = []
     full = (1 << 13) - 1
-    for b, back in enumerate(_FIVES):
-        rest = full ^ _mask(back)
+    for b, back in enumerate(FIVES):
+        rest = full ^ position_mask(back)
         rest_positions = [p for p in range(13) if rest >> p & 1]
         for middle in combinations(rest_positions, 5):
-            m = _mask(middle)
+            m = position_mask(middle)
             backs.append(b)
             middles.append(five_at[m])
             fronts.append(three_at[rest ^ m])
@@ -93,7 +92,7 @@ def _sorted_table(wheel: Wheel, size: int) -> tuple[Ints, Ints]:
     return keys, values
 
 
-def _evaluate(cards: Ints, wheel: Wheel) -> Ints:
+def evaluate_many(cards: Ints, wheel: Wheel) -> Ints:
     """Strengths of card groups (last axis: 3 or 5 cards), vectorised ``ranking`` lookups."""
     total = cards.sum(axis=-1)
     if cards.shape[-1] == 3:
@@ -101,29 +100,29 @@ def _evaluate(cards: Ints, wheel: Wheel) -> Ints:
         found: Ints = values[np.searchsorted(keys, total >> 24)]
         return found
     keys, values = _sorted_table(wheel, 5)
-    found = values[np.searchsorted(keys, total & _KEY_MASK)]
+    found = values[np.searchsorted(keys, total & KEY_MASK)]
     return found
 
 
-_FRONT_MASKS: Final = np.array([_FRONT_MASK.get(c, -1) for c in range(4)], dtype=np.int32)
+FRONT_MASKS_ARRAY: Final = np.array([FRONT_MASKS.get(c, -1) for c in range(4)], dtype=np.int32)
 
 
-def _front_beats(front: Ints, behind: Ints) -> Bools:
+def front_beats_many(front: Ints, behind: Ints) -> Bools:
     """``ranking.front_beats`` over arrays."""
-    beats: Bools = front > (behind & _FRONT_MASKS[front >> CATEGORY_SHIFT])
+    beats: Bools = front > (behind & FRONT_MASKS_ARRAY[front >> CATEGORY_SHIFT])
     return beats
 
 
-def _royalties(table: _Table, row: int, values: Ints) -> Floats:
+def row_royalties(table: ScoringTable, row: int, values: Ints) -> Floats:
     """The royalty of each strength in ``row``, as floats (royalties are few and exact)."""
     if not table.has_royalties or (row == 1 and table.lowball):
         return np.zeros(values.shape)
-    strengths, royalties = _royalty_table(table, row)
+    strengths, royalties = royalty_lookup(table, row)
     found: Floats = royalties[np.searchsorted(strengths, values)]
     return found
 
 
-def _royalty_table(table: _Table, row: int) -> tuple[Ints, Floats]:
+def royalty_lookup(table: ScoringTable, row: int) -> tuple[Ints, Floats]:
     """Every strength a row can have, sorted, with its royalty; kept with the rules."""
     cached = table.__dict__.setdefault("_arrange_royalties", {})
     if row not in cached:
@@ -135,7 +134,7 @@ def _royalty_table(table: _Table, row: int) -> tuple[Ints, Floats]:
     return cast(tuple[Ints, Floats], cached[row])
 
 
-class _Rowset(NamedTuple):
+class Rowset(NamedTuple):
     """Settings as arrays: comparable strengths (a lowball middle negated) and royalties."""
 
     f: Ints
@@ -143,12 +142,12 @@ class _Rowset(NamedTuple):
     b: Ints
     r: tuple[Floats, Floats, Floats]
 
-    def take(self, idx: Ints) -> _Rowset:
+    def take(self, idx: Ints) -> Rowset:
         f, m, b, r = self
-        return _Rowset(f[idx], m[idx], b[idx], (r[0][idx], r[1][idx], r[2][idx]))
+        return Rowset(f[idx], m[idx], b[idx], (r[0][idx], r[1][idx], r[2][idx]))
 
 
-class _Hand13:
+class Hand13:
     """Every split of one 13-card hand, evaluated through its subsets."""
 
     def __init__(self, cards: Sequence[Card], rules: Rules) -> None:
@@ -158,41 +157,41 @@ class _Hand13:
             raise ValueError("Big Two has no rows to arrange")
         self.cards = tuple(sorted(cards, reverse=True))
         self.rules = rules
-        self.table = table = _table_for(rules)
+        self.table = table = table_for(rules)
         deck = np.array(self.cards, dtype=np.int64)
         self.deck = deck
         # Strengths fit 32 bits, and gathering 72,072 of them is then three times faster.
-        threes = _evaluate(deck[_THREES_ARRAY], "low").astype(np.int32)
-        fives = _evaluate(deck[_FIVES_ARRAY], rules.wheel).astype(np.int32)
+        threes = evaluate_many(deck[THREES_ARRAY], "low").astype(np.int32)
+        fives = evaluate_many(deck[FIVES_ARRAY], rules.wheel).astype(np.int32)
         self.threes, self.fives = threes, fives
-        fi, mi, bi = _split_index()
+        fi, mi, bi = split_index()
         self.fi, self.mi, self.bi = fi, mi, bi
         front, back = threes[fi], fives[bi]
         if table.lowball:
-            middles_raw = _evaluate(deck[_FIVES_ARRAY], "none").astype(np.int32)
+            middles_raw = evaluate_many(deck[FIVES_ARRAY], "none").astype(np.int32)
             middles = -middles_raw
             middle = middles[mi]
-            legal = ~_front_beats(front, back)
+            legal = ~front_beats_many(front, back)
         else:
             middles_raw = middles = fives
             middle = middles[mi]
-            legal = ~_front_beats(front, middle) & (middle <= back)
+            legal = ~front_beats_many(front, middle) & (middle <= back)
         self.legal: Ints = np.flatnonzero(legal)
         at = self.legal
         # Royalties per subset (1,573 lookups at most), then gathered per setting.
         royalties = (
-            _royalties(table, 0, threes)[fi[at]],
-            _royalties(table, 1, middles_raw)[mi[at]],
-            _royalties(table, 2, fives)[bi[at]],
+            row_royalties(table, 0, threes)[fi[at]],
+            row_royalties(table, 1, middles_raw)[mi[at]],
+            row_royalties(table, 2, fives)[bi[at]],
         )
-        self.rows = _Rowset(front[at], middle[at], back[at], royalties)
+        self.rows = Rowset(front[at], middle[at], back[at], royalties)
 
     def setting(self, split: int) -> Setting:
         c = self.cards
         return Setting(
             tuple(c[p] for p in _THREES[int(self.fi[split])]),
-            tuple(c[p] for p in _FIVES[int(self.mi[split])]),
-            tuple(c[p] for p in _FIVES[int(self.bi[split])]),
+            tuple(c[p] for p in FIVES[int(self.mi[split])]),
+            tuple(c[p] for p in FIVES[int(self.bi[split])]),
         )
 
     def heuristic(self) -> int:
@@ -210,22 +209,24 @@ class _Hand13:
             if value is None:
                 continue
             if name in ("three_flushes", "three_straights"):
-                split = self._row_natural(name)
+                split = self.row_natural(name)
                 if split is not None:
                     found.append((name, value, self.setting(split)))
             elif holds_natural(name, plain.rows, evaluate5):
                 found.append((name, value, plain))
         return found
 
-    def _row_natural(self, name: str) -> int | None:
+    def row_natural(self, name: str) -> int | None:
+        """The first split (of the 72,072) whose rows make ``name`` (three flushes or
+        three straights), or None."""
         if name == "three_flushes":
             suits = np.array([SUIT_OF[c] for c in self.cards], dtype=np.int64)
-            three, five = suits[_THREES_ARRAY], suits[_FIVES_ARRAY]
+            three, five = suits[THREES_ARRAY], suits[FIVES_ARRAY]
             three_ok = (three == three[:, :1]).all(axis=1)
             five_ok = (five == five[:, :1]).all(axis=1)
         else:
             ranks = np.array([RANK_OF[c] for c in self.cards], dtype=np.int64)
-            r = ranks[_THREES_ARRAY]  # each row high card first
+            r = ranks[THREES_ARRAY]  # each row high card first
             in_sequence = (r[:, 0] == r[:, 1] + 1) & (r[:, 1] == r[:, 2] + 1)
             three_ok = in_sequence | ((r[:, 0] == 12) & (r[:, 1] == 1) & (r[:, 2] == 0))
             category = self.fives >> CATEGORY_SHIFT
@@ -238,14 +239,14 @@ class _Hand13:
 
 def settings(cards13: Sequence[Card], rules: Rules, *, legal_only: bool = True) -> list[Setting]:
     """Every split of 13 cards into 3/5/5 rows (72,072), without the fouls unless told."""
-    hand = _Hand13(cards13, rules)
+    hand = Hand13(cards13, rules)
     splits = hand.legal if legal_only else range(SPLITS)
     return [hand.setting(int(s)) for s in splits]
 
 
 def iter_settings(cards13: Sequence[Card], rules: Rules) -> Iterator[Setting]:
     """The legal settings of 13 cards, one at a time."""
-    hand = _Hand13(cards13, rules)
+    hand = Hand13(cards13, rules)
     for s in hand.legal:
         yield hand.setting(int(s))
 
@@ -253,5 +254,5 @@ def iter_settings(cards13: Sequence[Card], rules: Rules) -> Iterator[Setting]:
 def arrange_heuristic(cards13: Sequence[Card], rules: Rules) -> Setting:
     """The strongest back, then the strongest middle of what is left, then the front;
     among legal settings only, so a foul is never suggested."""
-    hand = _Hand13(cards13, rules)
+    hand = Hand13(cards13, rules)
     return hand.setting(int(hand.legal[hand.heuristic()]))

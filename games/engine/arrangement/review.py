@@ -14,12 +14,13 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from .cards import Card
-from .hands import DealResult, Hand, Rows
-from .rules import Rules
-from .scoring import _seat, _table_for, score_hands
-from .splits import _FIVE_MASKS, _THREE_MASKS, Floats, Setting, _Hand13, _mask
-from .versus import _table_units
+from ..cards import Card
+from ..hands import DealResult, Hand, Rows
+from ..rules import Rules
+from ..scoring import score_hands
+from ..seats import seat_for, table_for
+from .splits import FIVE_MASKS, THREE_MASKS, Floats, Hand13, Setting, position_mask
+from .versus import table_units
 
 
 class Review(NamedTuple):
@@ -51,7 +52,8 @@ def _as_hands(deal: DealResult | Sequence[Hand]) -> tuple[Hand, ...]:
     return tuple(deal)
 
 
-def _with_setting(hands: Sequence[Hand], k: int, rows: Rows, **changes: object) -> list[Hand]:
+def with_setting(hands: Sequence[Hand], k: int, rows: Rows, **changes: object) -> list[Hand]:
+    """The hands with player ``k``'s set as ``rows`` (and ``changes``), the others as they were."""
     replaced = list(hands)
     replaced[k] = (
         hands[k]
@@ -76,43 +78,44 @@ def review(deal: DealResult | Sequence[Hand], rules: Rules, player_index: int) -
     if hand.rows is None:
         raise ValueError(f"{hand.name} surrendered without cards: nothing to review")
     cards = [c for row in hand.rows for c in row]
-    h13 = _Hand13(cards, rules)
+    h13 = Hand13(cards, rules)
     table = h13.table
     actual = score_hands(hands, rules).players[player_index]
-    others = [_seat(table, h) for k, h in enumerate(hands) if k != player_index]
+    others = [seat_for(table, h) for k, h in enumerate(hands) if k != player_index]
     legal = h13.legal
-    units = _table_units(table, h13.rows, others)
+    units = table_units(table, h13.rows, others)
     top = int(legal[int(np.argmax(units))])
     best = h13.setting(top)
-    best_units = _exact(hands, rules, player_index, best)
+    best_units = exact_units(hands, rules, player_index, best)
     declare: Literal["natural", "surrender"] | None = None
     natural_name: str | None = None
     for name, _value, layout in h13.naturals():
-        won = score_hands(_with_setting(hands, player_index, layout.rows, natural=name), rules)
+        won = score_hands(with_setting(hands, player_index, layout.rows, natural=name), rules)
         if won.players[player_index].units > best_units:
             best_units, declare, natural_name = won.players[player_index].units, "natural", name
     if rules.surrender_cost is not None:
-        won = score_hands(_with_setting(hands, player_index, hand.rows, surrender=True), rules)
+        won = score_hands(with_setting(hands, player_index, hand.rows, surrender=True), rules)
         if won.players[player_index].units > best_units:
             best_units, declare, natural_name = won.players[player_index].units, "surrender", None
-    nearest = _nearest_legal(h13, hand.rows, units) if actual.status == "fouled" else None
+    nearest = nearest_legal_setting(h13, hand.rows, units) if actual.status == "fouled" else None
     missed = max(best_units - actual.units, Decimal(0))
     best_units = actual.units + missed  # a foul that paid off is still what was won
     return Review(hand.name, best, best_units, actual.units, missed, declare, natural_name, nearest)
 
 
-def _exact(hands: Sequence[Hand], rules: Rules, k: int, setting: Setting) -> Decimal:
-    return score_hands(_with_setting(hands, k, setting.rows), rules).players[k].units
+def exact_units(hands: Sequence[Hand], rules: Rules, k: int, setting: Setting) -> Decimal:
+    """What player ``k`` wins with ``setting``, the others as they were, scored exactly."""
+    return score_hands(with_setting(hands, k, setting.rows), rules).players[k].units
 
 
-def _nearest_legal(h13: _Hand13, rows: Rows, units: Floats) -> Setting:
+def nearest_legal_setting(h13: Hand13, rows: Rows, units: Floats) -> Setting:
     """The legal setting sharing the most cards per row with ``rows``; the better scoring
     one among equals."""
     position = {c: p for p, c in enumerate(h13.cards)}
-    masks = [_mask([position[c] for c in row]) for row in rows]
-    three = np.bitwise_count(_THREE_MASKS & masks[0])
-    middle = np.bitwise_count(_FIVE_MASKS & masks[1])
-    back = np.bitwise_count(_FIVE_MASKS & masks[2])
+    masks = [position_mask([position[c] for c in row]) for row in rows]
+    three = np.bitwise_count(THREE_MASKS & masks[0])
+    middle = np.bitwise_count(FIVE_MASKS & masks[1])
+    back = np.bitwise_count(FIVE_MASKS & masks[2])
     legal = h13.legal
     shared = three[h13.fi[legal]] + middle[h13.mi[legal]] + back[h13.bi[legal]]
     closest = np.flatnonzero(shared == shared.max())
@@ -128,17 +131,17 @@ def review_fantasyland(
     assert hand.rows is not None
     dealt = [c for row in hand.rows for c in row] + list(hand.discards)
     actual = score_hands(hands, rules).players[player_index]
-    table = _table_for(rules)
-    others = [_seat(table, h) for k, h in enumerate(hands) if k != player_index]
+    table = table_for(rules)
+    others = [seat_for(table, h) for k, h in enumerate(hands) if k != player_index]
     top: tuple[float, Setting, tuple[Card, ...]] | None = None
     for dropped in combinations(sorted(dealt, reverse=True), len(dealt) - 13):
-        h13 = _Hand13([c for c in dealt if c not in dropped], rules)
-        units = _table_units(table, h13.rows, others)
+        h13 = Hand13([c for c in dealt if c not in dropped], rules)
+        units = table_units(table, h13.rows, others)
         at = int(np.argmax(units))
         if top is None or float(units[at]) > top[0]:
             top = (float(units[at]), h13.setting(int(h13.legal[at])), dropped)
     assert top is not None
-    best_units = _exact(hands, rules, player_index, top[1])
+    best_units = exact_units(hands, rules, player_index, top[1])
     missed = max(best_units - actual.units, Decimal(0))
     found = Review(hand.name, top[1], actual.units + missed, actual.units, missed)
     return found, top[2]

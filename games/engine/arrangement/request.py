@@ -1,9 +1,5 @@
-"""Arrangement analysis (issue 6): every way to set 13 cards, a quick heuristic, a Monte
-Carlo auto-arrange, and the review of a recorded deal; here as the JSON requests of the API.
-
-The work is done in ``splits`` (every setting of 13 cards as arrays, and the heuristic),
-``versus`` (scoring settings over arrays), ``expected`` (the Monte Carlo auto-arrange) and
-``review`` (a recorded deal); their public names are importable from here too.
+"""The arrangement analysis as the JSON requests of the API: how to set 13 cards (or a
+fantasy-land hand), and how each player of a scored deal could have set theirs.
 """
 
 from __future__ import annotations
@@ -11,38 +7,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .cards import Card, cards_text, parse_cards
-from .errors import ScoreError
-from .expected import Arrangement, Choice, _sample_hands, arrange_expected
+from ..cards import Card, cards_text, parse_cards
+from ..errors import ScoreError
+from ..games import CRISS_CROSS, GAMES, descriptor_for
+from ..hands import Hand
+from ..request import parse_request
+from ..rules import Rules, decimal_text
+from .expected import arrange_expected
 from .fantasyland import arrange_fantasyland
-from .games import CRISS_CROSS, GAMES, descriptor_for
-from .hands import Hand
-from .request import parse_request
-from .review import Review, review, review_fantasyland
+from .review import review_fantasyland
 from .review_batch import review_all
-from .rules import Rules, decimal_text
-from .splits import SPLITS, Setting, _Hand13, arrange_heuristic, iter_settings, settings
-from .versus import _table_units
+from .splits import Setting, arrange_heuristic
 
-__all__ = [
-    "DEFAULT_SAMPLES",
-    "MAX_SAMPLES",
-    "SPLITS",
-    "Arrangement",
-    "Choice",
-    "Review",
-    "Setting",
-    "_Hand13",
-    "_sample_hands",
-    "_table_units",
-    "arrange_expected",
-    "arrange_heuristic",
-    "arrange_request",
-    "iter_settings",
-    "review",
-    "review_request",
-    "settings",
-]
+__all__ = ["DEFAULT_SAMPLES", "MAX_SAMPLES", "arrange_request", "review_request"]
 
 _ARRANGE_KEYS: Final = frozenset({"cards", "rules", "mode", "seed", "samples", "top"})
 # Expected mode's sampled opponents: the default, and the most a request may ask for.

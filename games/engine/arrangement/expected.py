@@ -9,27 +9,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import cache
+from itertools import combinations
 from typing import Final, NamedTuple
 
 import numpy as np
 
-from .cards import Card
-from .rules import Rules
-from .scoring import _Table
+from ..cards import Card
+from ..rules import Rules
+from ..seats import ScoringTable
 from .splits import (
-    _FIVES,
-    _FIVES_ARRAY,
-    _FRONTS_OF_8,
-    _MIDDLES_OF_8,
+    FIVES,
+    FIVES_ARRAY,
+    Hand13,
     Ints,
+    Rowset,
     Setting,
-    _evaluate,
-    _front_beats,
-    _Hand13,
-    _Rowset,
-    _royalties,
+    evaluate_many,
+    front_beats_many,
+    row_royalties,
 )
-from .versus import _best_royalties_only, _outcomes, _versus_live
+from .versus import best_royalties_only, row_outcomes, versus_live
 
 
 class Choice(NamedTuple):
@@ -49,14 +48,18 @@ class Arrangement(NamedTuple):
 
 
 _REST_OF_BACK: Final = np.array(
-    [[p for p in range(13) if p not in back] for back in _FIVES], dtype=np.int64
+    [[p for p in range(13) if p not in back] for back in FIVES], dtype=np.int64
 )
+# The 8 cards left beside a back: each middle of 5 of them, and the front that leaves.
+_MIDDLES_OF_8: Final = tuple(combinations(range(8), 5))
 _MIDDLES_ARRAY: Final = np.array(_MIDDLES_OF_8, dtype=np.int64)
-_FRONTS_ARRAY: Final = np.array(_FRONTS_OF_8, dtype=np.int64)
+_FRONTS_ARRAY: Final = np.array(
+    [[p for p in range(8) if p not in middle] for middle in _MIDDLES_OF_8], dtype=np.int64
+)
 _CHUNK: Final = 256
 
 
-def _opponents(table: _Table, hands: Ints) -> _Rowset:
+def _opponents(table: ScoringTable, hands: Ints) -> Rowset:
     """The heuristic setting of each row of ``hands`` (S x 13 cards), as arrays."""
     rules = table.rules
     fronts: list[Ints] = []
@@ -66,33 +69,37 @@ def _opponents(table: _Table, hands: Ints) -> _Rowset:
     for start in range(0, len(hands), _CHUNK):
         deal = hands[start : start + _CHUNK]
         rows = np.arange(len(deal))[:, None]
-        back_values = _evaluate(deal[:, _FIVES_ARRAY], rules.wheel)
+        back_values = evaluate_many(deal[:, FIVES_ARRAY], rules.wheel)
         back_at = back_values.argmax(axis=1)
         rest = deal[rows, _REST_OF_BACK[back_at]]  # S x 8 cards
         middle_cards = rest[:, _MIDDLES_ARRAY]
         if table.lowball:
-            middle_raw = _evaluate(middle_cards, "none")
+            middle_raw = evaluate_many(middle_cards, "none")
             middle = -middle_raw
         else:
-            middle_raw = middle = _evaluate(middle_cards, rules.wheel)
+            middle_raw = middle = evaluate_many(middle_cards, rules.wheel)
         middle_at = middle.argmax(axis=1)
         front_cards = rest[rows, _FRONTS_ARRAY[middle_at]]
-        fronts.append(_evaluate(front_cards, "low"))
+        fronts.append(evaluate_many(front_cards, "low"))
         middles.append(middle[rows[:, 0], middle_at])
         raws.append(middle_raw[rows[:, 0], middle_at])
         backs.append(back_values[rows[:, 0], back_at])
     f, m, raw, b = (np.concatenate(x) for x in (fronts, middles, raws, backs))
-    fouled = _front_beats(f, b) if table.lowball else _front_beats(f, raw) | (m > b)
+    fouled = front_beats_many(f, b) if table.lowball else front_beats_many(f, raw) | (m > b)
     for k in np.flatnonzero(fouled):  # only a 2-7 middle can make the greedy choice foul
-        h13 = _Hand13([int(c) for c in hands[k]], rules)
+        h13 = Hand13([int(c) for c in hands[k]], rules)
         at = h13.heuristic()
         f[k], m[k], b[k] = h13.rows.f[at], h13.rows.m[at], h13.rows.b[at]
         raw[k] = -m[k] if table.lowball else m[k]
-    royalties = (_royalties(table, 0, f), _royalties(table, 1, raw), _royalties(table, 2, b))
-    return _Rowset(f, m, b, royalties)
+    royalties = (
+        row_royalties(table, 0, f),
+        row_royalties(table, 1, raw),
+        row_royalties(table, 2, b),
+    )
+    return Rowset(f, m, b, royalties)
 
 
-def _undominated(rows: _Rowset) -> Ints:
+def _undominated(rows: Rowset) -> Ints:
     """Indices of the settings no other setting matches or beats in every row.
 
     Scoring only improves when a row gets stronger (royalties are checked to grow with
@@ -117,7 +124,7 @@ def _undominated(rows: _Rowset) -> Ints:
     return np.concatenate(keep)
 
 
-def _royalties_grow(rows: _Rowset) -> bool:
+def _royalties_grow(rows: Rowset) -> bool:
     for values, royalty in zip((rows.f, rows.m, rows.b), rows.r, strict=True):
         order = np.argsort(values, kind="stable")
         if np.any(np.diff(royalty[order]) < 0):
@@ -138,7 +145,7 @@ def arrange_expected(
     """
     if samples < 1:
         raise ValueError("samples must be at least 1")
-    h13 = _Hand13(cards13, rules)
+    h13 = Hand13(cards13, rules)
     table = h13.table
     candidates = h13.legal
     legal_rows = h13.rows
@@ -154,9 +161,9 @@ def arrange_expected(
             rest = np.setdiff1d(rest, layer, assume_unique=True)
         kept = np.concatenate(layers)
         candidates, legal_rows = candidates[kept], legal_rows.take(kept)
-    opponents = _opponents(table, _sample_hands(h13.cards, samples, seed))
+    opponents = _opponents(table, sample_hands(h13.cards, samples, seed))
     expected = np.empty(len(candidates))
-    o = _Rowset(
+    o = Rowset(
         opponents.f[None, :],
         opponents.m[None, :],
         opponents.b[None, :],
@@ -165,17 +172,17 @@ def arrange_expected(
     block = max(1, 2_000_000 // samples)
     for start in range(0, len(candidates), block):
         part = legal_rows.take(np.arange(start, min(start + block, len(candidates))))
-        c = _Rowset(
+        c = Rowset(
             part.f[:, None],
             part.m[:, None],
             part.b[:, None],
             tuple(r[:, None] for r in part.r),  # type: ignore[arg-type]
         )
-        wins, losses = _outcomes(c, o)
+        wins, losses = row_outcomes(c, o)
         if rules.royalty_best_only:
-            units = _versus_live(table, *_best_royalties_only(c, o), wins, losses, 2.0, 2.0)
+            units = versus_live(table, *best_royalties_only(c, o), wins, losses, 2.0, 2.0)
         else:
-            units = _versus_live(table, c, o, wins, losses, 2.0, 2.0)
+            units = versus_live(table, c, o, wins, losses, 2.0, 2.0)
         expected[start : start + len(part.f)] = units.mean(axis=1)
     ranked = np.argsort(-expected, kind="stable")[: top + 1]
     choices = [Choice(h13.setting(int(candidates[i])), float(expected[i])) for i in ranked]
@@ -189,7 +196,7 @@ def arrange_expected(
     return Arrangement(choices[0], tuple(choices[1:]), samples, seed, natural, natural_units)
 
 
-def _sample_hands(held: Sequence[Card], samples: int, seed: int) -> Ints:
+def sample_hands(held: Sequence[Card], samples: int, seed: int) -> Ints:
     """``samples`` random 13-card hands (rows of card ints) from the cards not ``held``."""
     unseen = np.array([c for c in _deck() if c not in set(held)], dtype=np.int64)
     rng = np.random.default_rng(seed)
@@ -200,6 +207,6 @@ def _sample_hands(held: Sequence[Card], samples: int, seed: int) -> Ints:
 
 @cache
 def _deck() -> tuple[Card, ...]:
-    from .cards import DECK
+    from ..cards import DECK
 
     return DECK

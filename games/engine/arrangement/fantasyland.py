@@ -12,10 +12,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import Card
-from .rules import Rules
-from .seats import _table_for
-from .splits import Floats, Setting, _evaluate, _Hand13, _royalties
+from ..cards import Card
+from ..rules import Rules
+from ..seats import table_for
+from .splits import Floats, Hand13, Setting, evaluate_many, row_royalties
 
 
 class FantasySetting(NamedTuple):
@@ -40,7 +40,7 @@ def arrange_fantasyland(cards: Sequence[Card], rules: Rules) -> FantasySetting:
             break  # no setting of these or any later 13 cards can earn as much
         dropped = tuple(cards[p] for p in drops[k])
         kept = [c for c in cards if c not in dropped]
-        hand = _Hand13(kept, rules)
+        hand = Hand13(kept, rules)
         rows = hand.rows
         total = rows.r[0] + rows.r[1] + rows.r[2]
         at = int(np.lexsort((rows.f, rows.m, rows.b, total))[-1])
@@ -58,17 +58,17 @@ def _royalty_bounds(
 ) -> Floats:
     """For each way to keep 13 cards, the most its rows' royalties could add up to: the
     best front, middle and back royalties among the kept cards, each on its own."""
-    table = _table_for(rules)
+    table = table_for(rules)
     deck = np.array(cards, dtype=np.int64)
     n = len(cards)
     threes = np.array(list(combinations(range(n), 3)), dtype=np.int64)
     fives = np.array(list(combinations(range(n), 5)), dtype=np.int64)
     three_masks = (1 << threes).sum(axis=1)
     five_masks = (1 << fives).sum(axis=1)
-    front = _royalties(table, 0, _evaluate(deck[threes], "low"))
-    values5 = _evaluate(deck[fives], rules.wheel)
-    middle = _royalties(table, 1, values5)
-    back = _royalties(table, 2, values5)
+    front = row_royalties(table, 0, evaluate_many(deck[threes], "low"))
+    values5 = evaluate_many(deck[fives], rules.wheel)
+    middle = row_royalties(table, 1, values5)
+    back = row_royalties(table, 2, values5)
     bounds = np.zeros(len(drops))
     for k, drop in enumerate(drops):
         gone = sum(1 << p for p in drop)

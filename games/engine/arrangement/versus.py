@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .rules import Rules
-from .scoring import _Seat, _Table
-from .splits import Bools, Floats, Ints, _Rowset
+from ..rules import Rules
+from ..seats import ScoringTable, Seat
+from .splits import Bools, Floats, Ints, Rowset
 
 # Scoring a candidate (``c``, arrays) against one opponent (``o``): the pairwise rules of
 # ``scoring._settle_rows`` and ``_settle_special`` restated over arrays. A test holds the
@@ -27,22 +27,24 @@ def _row_values(r: tuple[Floats, Floats, Floats]) -> tuple[Floats, Floats, Float
     )
 
 
-def _outcomes(c: _Rowset, o: _Rowset) -> tuple[Ints, Ints]:
+def row_outcomes(c: Rowset, o: Rowset) -> tuple[Ints, Ints]:
     """Rows won and rows lost by ``c``."""
     wins = (c.f > o.f).astype(np.int8) + (c.m > o.m) + (c.b > o.b)
     losses = (c.f < o.f).astype(np.int8) + (c.m < o.m) + (c.b < o.b)
     return wins, losses
 
 
-def _versus_live(
-    table: _Table,
-    c: _Rowset,
-    o: _Rowset,
+def versus_live(
+    table: ScoringTable,
+    c: Rowset,
+    o: Rowset,
     wins: Ints,
     losses: Ints,
     c_factor: Floats | float,
     o_factor: Floats | float,
 ) -> Floats:
+    """Units the candidates win from one live opponent, given the rows each candidate wins
+    and loses and each side's scoop factor."""
     rules = table.rules
     units: Floats
     if table.row_win:
@@ -64,7 +66,7 @@ def _versus_live(
     return units
 
 
-def _versus_fouled(table: _Table, c: _Rowset, o: _Seat, c_factor: Floats | float) -> Floats:
+def _versus_fouled(table: ScoringTable, c: Rowset, o: Seat, c_factor: Floats | float) -> Floats:
     rules = table.rules
     shape = c.f.shape
     if o.false_natural is not None:
@@ -89,10 +91,10 @@ def _versus_fouled(table: _Table, c: _Rowset, o: _Seat, c_factor: Floats | float
     return np.asarray(penalty, dtype=np.float64)
 
 
-def _played_rows(rules: Rules, c: _Rowset, o: _Rowset) -> Floats:
+def _played_rows(rules: Rules, c: Rowset, o: Rowset) -> Floats:
     """``fouled_hand: "played"``: the fouled hand's rows as set, one unit a row and the
     bonus method's scoop or majority bonus (``scoring._played_foul`` over arrays)."""
-    wins, losses = _outcomes(c, o)
+    wins, losses = row_outcomes(c, o)
     units = (wins - losses).astype(np.float64)
     if rules.bonus == "1-6":
         units = np.where((wins == 3) | (losses == 3), units * 2.0, units)
@@ -101,13 +103,13 @@ def _played_rows(rules: Rules, c: _Rowset, o: _Rowset) -> Floats:
     return units
 
 
-def _seat_rowset(table: _Table, seat: _Seat) -> _Rowset:
+def _seat_rowset(table: ScoringTable, seat: Seat) -> Rowset:
     f, m, b = (np.array(v, dtype=np.int64) for v in seat.values)
     r = tuple(np.array(float(x)) for x in seat.royalties)
-    return _Rowset(f, m, b, (r[0], r[1], r[2]))
+    return Rowset(f, m, b, (r[0], r[1], r[2]))
 
 
-def _table_units(table: _Table, c: _Rowset, others: Sequence[_Seat]) -> Floats:
+def table_units(table: ScoringTable, c: Rowset, others: Sequence[Seat]) -> Floats:
     """Units a live candidate (arrays of settings) wins at a table of ``others``."""
     rules = table.rules
     n = len(others) + 1
@@ -115,7 +117,7 @@ def _table_units(table: _Table, c: _Rowset, others: Sequence[_Seat]) -> Floats:
     rowsets = [_seat_rowset(table, o) for o in live]
     if rules.royalty_best_only and table.has_royalties:
         c, rowsets = _table_best_only(c, rowsets)
-    outcomes = [_outcomes(c, o) for o in rowsets]
+    outcomes = [row_outcomes(c, o) for o in rowsets]
     two = 2.0
     scoop_all = rules.scoop_all_multiplier is not None and n == 4
     c_factor: Floats | float = two
@@ -136,7 +138,7 @@ def _table_units(table: _Table, c: _Rowset, others: Sequence[_Seat]) -> Floats:
                 o_factors[k] = np.where(outcomes[k][1] == 3, mult, two)
     units: Floats = np.zeros(c.f.shape)
     for k, (wins, losses) in enumerate(outcomes):
-        units = units + _versus_live(table, c, rowsets[k], wins, losses, c_factor, o_factors[k])
+        units = units + versus_live(table, c, rowsets[k], wins, losses, c_factor, o_factors[k])
     for o in others:
         if o.status == "fouled":
             units = units + _versus_fouled(table, c, o, c_factor)
@@ -151,7 +153,7 @@ def _table_units(table: _Table, c: _Rowset, others: Sequence[_Seat]) -> Floats:
     return units
 
 
-def _scoops_others(rules: Rules, seat: _Seat, others: Sequence[_Seat]) -> bool:
+def _scoops_others(rules: Rules, seat: Seat, others: Sequence[Seat]) -> bool:
     """Whether ``seat`` (live) wins every row against each of ``others`` (the fixed part of
     ``scoring._scoops_all``; the candidate is checked over arrays)."""
     for other in others:
@@ -164,7 +166,7 @@ def _scoops_others(rules: Rules, seat: _Seat, others: Sequence[_Seat]) -> bool:
     return True
 
 
-def _best_royalties_only(c: _Rowset, o: _Rowset) -> tuple[_Rowset, _Rowset]:
+def best_royalties_only(c: Rowset, o: Rowset) -> tuple[Rowset, Rowset]:
     """``royalty_best_only`` between two live players: in each row only the stronger
     qualifying hand (both when equal) keeps its royalty."""
     c_kept: list[Floats] = []
@@ -178,8 +180,8 @@ def _best_royalties_only(c: _Rowset, o: _Rowset) -> tuple[_Rowset, _Rowset]:
     )
 
 
-def _table_best_only(c: _Rowset, fixed: Sequence[_Rowset]) -> tuple[_Rowset, list[_Rowset]]:
-    """``royalty_best_only`` at a whole table (``seats._keep_best_royalties`` over arrays):
+def _table_best_only(c: Rowset, fixed: Sequence[Rowset]) -> tuple[Rowset, list[Rowset]]:
+    """``royalty_best_only`` at a whole table (``scoring._keep_best_royalties`` over arrays):
     in each row only the strongest qualifying live hand(s) keep their royalty. The fixed
     hands' royalties become arrays, since whether they keep them depends on the candidate."""
     c_kept: list[Floats] = []
