@@ -1,4 +1,4 @@
-"""Arrangement analysis (issue 6): every way to set 13 cards, a quick heuristic, a Monte
+"""Arrangement analysis: every way to set 13 cards, a quick heuristic, a Monte
 Carlo auto-arrange, a fantasy-land hand's best 13, and the review of a recorded deal.
 
 The work is done in ``splits`` (every setting of 13 cards as arrays, and the heuristic),

@@ -1,4 +1,4 @@
-"""Auto-arrange (issue 6): Monte Carlo over opponents' hands dealt from the unseen cards.
+"""Auto-arrange: Monte Carlo over opponents' hands dealt from the unseen cards.
 
 Every legal setting (or, when royalties grow with strength, the few undominated layers
 that can hold the best ones) is scored against the sampled opponents over arrays.

@@ -1,4 +1,4 @@
-"""The review of a recorded deal (issue 6): what each player could have done with the
+"""The review of a recorded deal: what each player could have done with the
 same cards against the other hands as they were set.
 
 Units are computed as floats for ranking (``versus``) and the chosen answers are

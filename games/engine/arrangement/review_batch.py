@@ -1,4 +1,4 @@
-"""The review of a whole deal at once (issue 18): every player's answer as ``review`` gives
+"""The review of a whole deal at once: every player's answer as ``review`` gives
 it, with the work the players share done once.
 
 ``review.review`` reviews one player: it evaluates that player's subsets, scores the deal

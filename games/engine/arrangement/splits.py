@@ -1,4 +1,4 @@
-"""Every way to set 13 cards (issue 6), evaluated as arrays, and the quick heuristic.
+"""Every way to set 13 cards, evaluated as arrays, and the quick heuristic.
 
 Each of the 286 three-card and 1,287 five-card subsets of a hand is evaluated once; a
 setting is three indices into those strengths, so the 72,072 settings are index arrays
