@@ -45,8 +45,15 @@ def on_disk() -> dict[str, set[str]]:
 
 def test_the_reader_finds_headings_and_rows() -> None:
     text = "\n".join(
-        ["### `games/live/`", "", "| Module | What |", "|---|---|", "| `push.py` | x |"]
-        + ["## Next", "| `a.py` | y |"]
+        [
+            "### `games/live/`",
+            "",
+            "| Module | What |",
+            "|---|---|",
+            "| `push.py` | x |",
+            "## Next",
+            "| `a.py` | y |",
+        ]
     )
     assert listed(text) == {"games/live": {"push.py"}}
 
