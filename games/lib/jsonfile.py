@@ -7,10 +7,11 @@ order mark is skipped) and JSON, so an error anywhere is found before anything i
 from the document. It gives the document with the arrays ``lazy`` names as ``LazyArray``:
 ``{"sessions": {"deals": {}}}`` leaves the ``sessions`` array and each session's ``deals``
 so. Iterating a lazy array reads its elements from the file as they are taken, one at a
-time; elements that hold lazy arrays of their own are small without them, so they are
-kept from the first pass. Arrays read in the file's order share one reading of it, so a
-whole import reads the file twice. Numbers are ints and floats, as ``json.loads`` gives
-them; ``NaN`` and ``Infinity`` are refused, as JSON has no such numbers.
+time, each built by ijson (``items``, in C with ``yajl2_c``); elements that hold lazy
+arrays of their own are small without them, so they are kept from the first pass. Arrays
+read in the file's order share one reading of it, so a whole import reads the file
+twice. Numbers are ints and floats, as ``json.loads`` gives them; ``NaN`` and
+``Infinity`` are refused, as JSON has no such numbers.
 """
 
 from __future__ import annotations
@@ -77,35 +78,47 @@ class _Checked:
         return data
 
 
+class _Ambiguous(Exception):
+    """ijson's paths would not tell the lazy arrays' elements from other values."""
+
+
+def _json_error(exc: Exception) -> JSONError:
+    return JSONError(_said(exc), overflow="overflow" in str(exc))
+
+
 class _Reader:
-    """One reading of the file as ijson's events, counted, so that a lazy array found at
-    event ``n`` of the first pass is found again by skipping to it."""
+    """The readings of the file: the first pass as ijson's events, then, for the lazy
+    arrays, one reading per path (``sessions.item.deals``) that ijson's ``items`` builds
+    each element of, shared by the arrays of that path in the file's order."""
 
     def __init__(self, open_file: Opener, backend: Any) -> None:
         self._open = open_file
         self._backend = backend
-        self._handle: IO[bytes] | None = None
+        self._handles: list[IO[bytes]] = []
         self._events: Iterator[tuple[str, Any]] = iter(())
-        self.taken = 0  # events taken from the start of the file
+        # Elements seen so far in the first pass under each path of lazy arrays.
+        self.totals: dict[str, int] = {}
+        # Each path's reading of elements: [the items, how many were taken].
+        self._items: dict[str, list[Any]] = {}
 
-    def restart(self) -> None:
-        self.close()
-        self._handle = self._open()
-        self._events = self._backend.basic_parse(_Checked(self._handle), use_float=True)
-        self.taken = 0
+    def _opened(self) -> _Checked:
+        handle = self._open()
+        self._handles.append(handle)
+        return _Checked(handle)
+
+    def start(self) -> None:
+        self._events = self._backend.basic_parse(self._opened(), use_float=True)
 
     def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        for handle in self._handles:
+            handle.close()
+        self._handles = []
 
     def next(self) -> tuple[str, Any]:
         try:
-            event = next(self._events)
+            return next(self._events)
         except ijson.JSONError as exc:
-            raise JSONError(_said(exc), overflow="overflow" in str(exc)) from None
-        self.taken += 1
-        return event
+            raise _json_error(exc) from None
 
     def value(self, first: tuple[str, Any]) -> Any:
         """The value that starts with the event ``first``, built from the events."""
@@ -123,10 +136,34 @@ class _Reader:
 
     def skip(self, first: tuple[str, Any]) -> None:
         """Read past the value that starts with the event ``first``."""
-        depth = int(first[0] in _OPENING)
-        while depth:
-            event, _value = self.next()
-            depth += (event in _OPENING) - (event in _CLOSING)
+        if first[0] not in _OPENING:
+            return
+        depth = 1
+        try:
+            for event, _value in self._events:
+                if event in _OPENING:
+                    depth += 1
+                elif event in _CLOSING:
+                    depth -= 1
+                    if not depth:
+                        return
+        except ijson.JSONError as exc:
+            raise _json_error(exc) from None
+
+    def elements(self, path: str, offset: int, count: int) -> Iterator[Any]:
+        """The ``count`` elements under ``path`` from the ``offset``-th: from the path's
+        reading where it has not passed them, else from a new one."""
+        reading = self._items.get(path)
+        if reading is None or reading[1] > offset:
+            items = self._backend.items(self._opened(), f"{path}.item", use_float=True)
+            reading = self._items[path] = [items, 0]
+        for _ in range(offset - reading[1]):
+            next(reading[0])
+            reading[1] += 1
+        for _ in range(count):
+            value = next(reading[0])
+            reading[1] += 1
+            yield value
 
 
 def _said(exc: Exception) -> str:
@@ -140,76 +177,86 @@ def _said(exc: Exception) -> str:
 
 
 class LazyArray:
-    """An array of the file, its elements read from it each time it is iterated."""
+    """An array of the file, its elements read from it each time it is iterated (or,
+    when they hold lazy arrays of their own, kept from the first pass)."""
 
-    def __init__(self, reader: _Reader, start: int, lazy: Lazy, kept: list[Any] | None) -> None:
+    def __init__(self, reader: _Reader, path: str, offset: int, kept: list[Any] | None) -> None:
         self._reader = reader
-        self._start = start  # the number of events up to and with its start_array
-        self._lazy = lazy
+        self._path = path  # ijson's path to it: "sessions.item.deals"
+        self._offset = offset  # elements under that path before its own
         self._kept = kept
+        self.count = len(kept) if kept is not None else 0
 
     def __iter__(self) -> Iterator[Any]:
         if self._kept is not None:
             return iter(self._kept)
-        return self._elements()
+        return self._reader.elements(self._path, self._offset, self.count)
 
     def __repr__(self) -> str:
-        return f"<LazyArray at event {self._start}>"
-
-    def _elements(self) -> Iterator[Any]:
-        reader = self._reader
-        if reader.taken > self._start:  # passed already: read the file from its start
-            reader.restart()
-        while reader.taken < self._start:
-            reader.next()
-        while True:
-            first = reader.next()
-            if first[0] == "end_array":
-                return
-            yield _value(reader, first, self._lazy)
+        return f"<LazyArray {self._path} from {self._offset}>"
 
 
-def _value(reader: _Reader, first: tuple[str, Any], lazy: Lazy) -> Any:
+def _at(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _value(reader: _Reader, first: tuple[str, Any], lazy: Lazy, path: str) -> Any:
     if lazy and first[0] == "start_map":
-        return _object(reader, lazy)
+        return _object(reader, lazy, path)
     return reader.value(first)
 
 
-def _object(reader: _Reader, lazy: Lazy) -> dict[str, Any]:
-    """An object whose keys in ``lazy`` that hold arrays are left as ``LazyArray``."""
+def _object(reader: _Reader, lazy: Lazy, path: str) -> dict[str, Any]:
+    """An object whose keys in ``lazy`` that hold arrays are left as ``LazyArray``. Its
+    keys must keep ijson's paths to them apart: none twice, none with a dot, and an object
+    under a lazy key would read as an array's elements."""
     out: dict[str, Any] = {}
     while True:
         event, key = reader.next()
         if event == "end_map":
             return out
+        if key in out or "." in key:
+            raise _Ambiguous
         first = reader.next()
         if key in lazy and first[0] == "start_array":
-            out[key] = _array(reader, lazy[key])
+            out[key] = _array(reader, lazy[key], _at(path, key))
+        elif key in lazy and first[0] == "start_map":
+            raise _Ambiguous
         else:
-            out[key] = _value(reader, first, {})
+            out[key] = _value(reader, first, {}, "")
 
 
-def _array(reader: _Reader, lazy: Lazy) -> LazyArray:
+def _array(reader: _Reader, lazy: Lazy, path: str) -> LazyArray:
     """A lazy array read past (its start_array just taken): kept if its elements hold lazy
-    arrays of their own, else only checked."""
-    start = reader.taken
-    kept: list[Any] | None = [] if lazy else None
-    while True:
-        first = reader.next()
-        if first[0] == "end_array":
-            return LazyArray(reader, start, lazy, kept)
-        if kept is not None:
-            kept.append(_value(reader, first, lazy))
-        else:
-            reader.skip(first)
+    arrays of their own, else only checked and counted."""
+    if lazy:
+        kept: list[Any] = []
+        while (first := reader.next())[0] != "end_array":
+            kept.append(_value(reader, first, lazy, f"{path}.item"))
+        return LazyArray(reader, path, 0, kept)
+    offset = count = reader.totals.get(path, 0)
+    while (first := reader.next())[0] != "end_array":
+        reader.skip(first)
+        count += 1
+    reader.totals[path] = count
+    array = LazyArray(reader, path, offset, None)
+    array.count = count - offset
+    return array
 
 
 def _read(open_file: Opener, lazy: Lazy, backend: Any) -> tuple[_Reader, Any]:
-    """The reader and the document after the first pass over the whole file."""
+    """The reader and the document after the first pass over the whole file; a file whose
+    lazy arrays ijson's paths cannot tell apart is read whole instead (no such file is an
+    export: it takes a key given twice, or with a dot, on the way to them)."""
     reader = _Reader(open_file, backend)
     try:
-        reader.restart()
-        document = _value(reader, reader.next(), lazy)
+        reader.start()
+        try:
+            document = _value(reader, reader.next(), lazy, "")
+        except _Ambiguous:
+            reader.close()
+            reader.start()
+            document = _value(reader, reader.next(), {}, "")
         try:
             reader.next()  # the end: ijson refuses anything after the document itself
         except StopIteration:

@@ -150,3 +150,29 @@ def test_a_whole_number_beyond_64_bits_is_read_as_json_loads_reads_it() -> None:
 
     with loaded(text) as value:
         assert plain(value) == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"sessions": [{"deals": [1, 2]}], "sessions.item.deals": [[3]]},
+        {"sessions": [{"deals": [1], "deals.item": 4}, {"deals": [2]}]},
+        {"sessions": [{"deals": {"item": 5}}, {"deals": [6, 7]}]},
+    ],
+)
+def test_keys_that_would_confuse_ijsons_paths_have_the_file_read_whole(
+    document: dict[str, Any],
+) -> None:
+    """A key with a dot, or an object under a lazy key, would be read as deals of another
+    session by ijson's paths: such a file (no export is one) is read whole instead."""
+    text = json.dumps(document)
+
+    with loaded(text) as value:
+        assert plain(value) == json.loads(text)
+
+
+def test_a_key_given_twice_keeps_the_last_as_json_loads_does() -> None:
+    text = '{"sessions": [{"deals": [1]}], "sessions": [{"deals": [2, 3]}]}'
+
+    with loaded(text) as value:
+        assert plain(value) == json.loads(text) == {"sessions": [{"deals": [2, 3]}]}
