@@ -148,15 +148,9 @@ def picker_rows() -> list[list[dict[str, Any]]]:
 
 # --- games and naturals --------------------------------------------------------------------
 
-# Each game's name for people, as its descriptor gives it (translated when shown).
+# Each game's name for people, as its descriptor gives it (marked for the translators there,
+# translated when shown).
 GAME_NAMES: Mapping[str, str] = {key: game.display_name for key, game in GAMES.items()}
-# The engine's names, for makemessages (the engine knows no Django).
-GAME_NAMES_FOR_TRANSLATORS = (
-    gettext_noop("Chinese poker"),
-    gettext_noop("Open-face Chinese poker"),
-    gettext_noop("Big Two"),
-    gettext_noop("Criss Cross"),
-)
 # The rows' names as the engine gives them, translated where a page shows them.
 ROW_NAMES_FOR_TRANSLATORS = (gettext_noop("front"), gettext_noop("middle"), gettext_noop("back"))
 

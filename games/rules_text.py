@@ -3,7 +3,8 @@
 Everything is read from the engine's ``Rules`` (what ``Rules.to_mapping()`` spells out), so
 the description can never disagree with how the deals were scored. Each sentence is one
 message of the catalogue, its numbers and names as named placeholders, so that a language
-reads it as a whole sentence. Mau Binh rule sets read in English get the Vietnamese names of
+reads it as a whole sentence; an option's own sentence is the engine's, translated here
+(``option_sentence``). Mau Binh rule sets read in English get the Vietnamese names of
 their hands and terms beside the English ones (in Vietnamese the table's words are the text).
 """
 
@@ -59,50 +60,14 @@ HAND_NAMES = {
     "straight_flush": gettext_noop("straight flush"),
     "royal_flush": gettext_noop("royal flush"),
 }
-# Each option's sentence as the engine's table has it, for makemessages (the engine has no
-# Django): the pages translate the table's text when they show it.
-OPTION_SENTENCES_FOR_TRANSLATORS = (
-    gettext_noop("A-2-3-4-5 is the lowest straight, or ranks just below T-J-Q-K-A."),
-    gettext_noop("The middle row is a normal hand, or 2-7 lowball where the lowest wins."),
-    gettext_noop("1-6 doubles a scoop of all three rows; 2-4 gives +1 to whoever won more rows."),
-    gettext_noop(
-        "With 1-6 at four players, scooping all three opponents multiplies by this instead of 2."
-    ),
-    gettext_noop("Whether a fouled opponent counts as scooped for the multiplier above."),
-    gettext_noop("Which royalty table pays bonuses for strong rows."),
-    gettext_noop("Royalties are paid by every opponent, or a winning row is worth its royalty."),
-    gettext_noop("Only the best qualifying hand in each row collects its royalty."),
-    gettext_noop(
-        "A fouled hand pays as if scooped (sweep), or this many units to each live opponent."
-    ),
-    gettext_noop("A fouled player also pays opponents their royalties."),
-    gettext_noop("A fouled hand shown is forfeited, or after its penalty still played row by row."),
-    gettext_noop("A royalty counts only on the rows the player declared before the reveal."),
-    gettext_noop(
-        "Units a surrendering player pays each opponent; none means surrender is not allowed."
-    ),
-    gettext_noop("The most players at one deal (2 to 4)."),
-    gettext_noop("Which naturals (special 13-card hands) count and what they pay."),
-    gettext_noop(
-        "What a false natural declaration pays each opponent; none rejects the declaration."
-    ),
-    gettext_noop(
-        "A natural collects its value from a surrendered player too (else the surrender cost)."
-    ),
-    gettext_noop(
-        "Two naturals: the higher value is paid, or the higher kind in the Mau Binh order."
-    ),
-    gettext_noop("Criss Cross: two players, two hands each; each hand plays the one opposite."),
-    gettext_noop("Cards dealt to a player in fantasy land (13-17); none turns fantasy land off."),
-    gettext_noop(
-        "Pineapple: cards come three at a time, one of each three discarded (four a hand)."
-    ),
-    gettext_noop("Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards."),
-    gettext_noop("Big Two: many cards left multiply the payment, e.g. 10:2, 13:3."),
-    gettext_noop("Big Two: each 2 still held multiplies that payment."),
-    gettext_noop("Big Two: losers also settle the difference of their penalties."),
-    gettext_noop("Big Two: the session ends when a loss reaches this."),
-)
+
+
+def option_sentence(name: str) -> str:
+    """What the option ``name`` does, in the language being rendered: its sentence in the
+    engine's table (``games.engine.options``, where it is marked for the translators),
+    translated, then filled in with the option's own bounds."""
+    option = OPTIONS_BY_NAME[name]
+    return _(option.sentence) % option.values
 
 
 def _term(key: str, rules: Rules) -> str:
@@ -386,5 +351,5 @@ def describe_rules(rules: Rules) -> list[str]:
     if game.has_naturals:
         lines += _describe_naturals(rules)
         if rules.criss_cross:
-            lines.append(_(OPTIONS_BY_NAME["criss_cross"].sentence))
+            lines.append(option_sentence("criss_cross"))
     return lines

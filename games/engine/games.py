@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .options import OPTIONS_BY_GAME, OPTIONS_BY_NAME
+from .options import OPTIONS_BY_GAME, OPTIONS_BY_NAME, gettext_noop
 from .rules import Rules
 from .tables import ROWS, Game, Row
 
@@ -52,7 +52,7 @@ class Descriptor:
 
     key: str  # "chinese", "open-face", "big-two" or "criss-cross"
     game: Game  # the rules' game (Criss Cross: "chinese")
-    display_name: str  # for people: "Open-face Chinese poker"
+    display_name: str  # for people: "Open-face Chinese poker" (translated where shown)
     default_preset: str  # the preset a new session of this game starts from
     shape: Shape
     player_fields: frozenset[str]  # the fields a player's entry in a request may have
@@ -95,7 +95,7 @@ class Descriptor:
 CHINESE: Final = Descriptor(
     key="chinese",
     game="chinese",
-    display_name="Chinese poker",
+    display_name=gettext_noop("Chinese poker"),
     default_preset="standard",
     shape="rows",
     player_fields=_HAND_FIELDS | {"name"},
@@ -109,7 +109,7 @@ CHINESE: Final = Descriptor(
 OPEN_FACE: Final = Descriptor(
     key="open-face",
     game="open-face",
-    display_name="Open-face Chinese poker",
+    display_name=gettext_noop("Open-face Chinese poker"),
     default_preset="ofc",
     shape="rows",
     player_fields=_HAND_FIELDS | _OPEN_FACE_FIELDS | {"name"},
@@ -123,7 +123,7 @@ OPEN_FACE: Final = Descriptor(
 BIG_TWO: Final = Descriptor(
     key="big-two",
     game="big-two",
-    display_name="Big Two",
+    display_name=gettext_noop("Big Two"),
     default_preset="big-two",
     shape="leftovers",
     player_fields=frozenset({"name", "cards", "cards_left"}),
@@ -138,7 +138,7 @@ BIG_TWO: Final = Descriptor(
 CRISS_CROSS: Final = Descriptor(
     key="criss-cross",
     game="chinese",
-    display_name="Criss Cross",
+    display_name=gettext_noop("Criss Cross"),
     default_preset="standard",
     shape="crossed",
     player_fields=frozenset({"name", HANDS_FIELD}),

@@ -2,7 +2,8 @@
 
 Each ``Option`` names a field of ``rules.Rules`` (other than ``preset`` and ``game``), the
 kind of value it takes with its bounds or choices, the games it applies to, and one
-sentence that explains it to people. The engine validates overrides from it
+sentence that explains it to people, marked for translation here (``gettext_noop``) and
+nowhere else. The engine validates overrides from it
 (``validate``), ``OPTIONS_BY_GAME`` is read from it, the owners' rules form
 (``games.web.rules_form``) is built from it and the rules text (``games.rules_text``)
 quotes it. Defaults are not here: each preset fixes them (``rules.PRESETS``).
@@ -61,6 +62,13 @@ class Bounds:
 AMOUNT: Final = Bounds(Decimal(100), 1)
 
 
+def gettext_noop(message: str) -> str:
+    """``message`` itself, marked for the translators: ``makemessages`` collects the
+    strings given to a function of this name (the engine has no Django). The pages
+    translate them when they show them (``games.rules_text.option_sentence``)."""
+    return message
+
+
 @dataclass(frozen=True)
 class Option:
     """One option of the rule book."""
@@ -68,13 +76,25 @@ class Option:
     name: str
     kind: Kind
     games: frozenset[Game]
-    sentence: str  # what it does, for people (the owners' rules form shows it)
+    # What it does, for people (the owners' rules form shows it), in English: translated
+    # and filled in with ``values`` where it is shown (``games.rules_text``).
+    sentence: str
     choices: tuple[str, ...] = ()  # choice: its values; table: the names of its tables
     minimum: Decimal = Decimal(0)  # number kinds, and each multiplier: the least allowed
     whole: tuple[int, int] = (0, 0)  # int kinds, and multipliers' cards left: from, to
     in_form: bool = True  # offered on the owners' rules form
     # Number kinds, each entry of a table and each multiplier: the bounds when set.
     bounds: Bounds | None = None
+
+    @property
+    def values(self) -> dict[str, object]:
+        """What the sentence's placeholders name: the least and the most whole number."""
+        return {"least": self.whole[0], "most": self.whole[1]}
+
+    @property
+    def text(self) -> str:
+        """The sentence in English, filled in."""
+        return self.sentence % self.values
 
     @property
     def form_kind(self) -> str:
@@ -87,28 +107,33 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "wheel",
         "choice",
         _ROWS_GAMES,
-        "A-2-3-4-5 is the lowest straight, or ranks just below T-J-Q-K-A.",
+        gettext_noop("A-2-3-4-5 is the lowest straight, or ranks just below T-J-Q-K-A."),
         ("low", "second"),
     ),
     Option(
         "middle",
         "choice",
         _CHINESE,
-        "The middle row is a normal hand, or 2-7 lowball where the lowest wins.",
+        gettext_noop("The middle row is a normal hand, or 2-7 lowball where the lowest wins."),
         ("standard", "lowball-2-7"),
     ),
     Option(
         "bonus",
         "choice",
         _ROWS_GAMES,
-        "1-6 doubles a scoop of all three rows; 2-4 gives +1 to whoever won more rows.",
+        gettext_noop(
+            "1-6 doubles a scoop of all three rows; 2-4 gives +1 to whoever won more rows."
+        ),
         ("1-6", "2-4", "none"),
     ),
     Option(
         "scoop_all_multiplier",
         "number-or-none",
         _ROWS_GAMES,
-        "With 1-6 at four players, scooping all three opponents multiplies by this instead of 2.",
+        gettext_noop(
+            "With 1-6 at four players, scooping all three opponents multiplies by this"
+            " instead of 2."
+        ),
         minimum=Decimal(1),
         bounds=Bounds(Decimal(10), 0),
     ),
@@ -116,13 +141,13 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "foul_counts_as_scoop",
         "bool",
         _ROWS_GAMES,
-        "Whether a fouled opponent counts as scooped for the multiplier above.",
+        gettext_noop("Whether a fouled opponent counts as scooped for the multiplier above."),
     ),
     Option(
         "royalties",
         "table",
         _ROWS_GAMES,
-        "Which royalty table pays bonuses for strong rows.",
+        gettext_noop("Which royalty table pays bonuses for strong rows."),
         tuple(ROYALTY_TABLES),
         bounds=AMOUNT,
     ),
@@ -130,60 +155,68 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "royalty_mode",
         "choice",
         _ROWS_GAMES,
-        "Royalties are paid by every opponent, or a winning row is worth its royalty.",
+        gettext_noop(
+            "Royalties are paid by every opponent, or a winning row is worth its royalty."
+        ),
         ("always", "row_win"),
     ),
     Option(
         "royalty_best_only",
         "bool",
         _ROWS_GAMES,
-        "Only the best qualifying hand in each row collects its royalty.",
+        gettext_noop("Only the best qualifying hand in each row collects its royalty."),
     ),
     Option(
         "foul_penalty",
         "number-or-sweep",
         _ROWS_GAMES,
-        "A fouled hand pays as if scooped (sweep), or this many units to each live opponent.",
+        gettext_noop(
+            "A fouled hand pays as if scooped (sweep), or this many units to each live opponent."
+        ),
         bounds=AMOUNT,
     ),
     Option(
         "foul_pays_royalties",
         "bool",
         _ROWS_GAMES,
-        "A fouled player also pays opponents their royalties.",
+        gettext_noop("A fouled player also pays opponents their royalties."),
     ),
     Option(
         "fouled_hand",
         "choice",
         _ROWS_GAMES,
-        "A fouled hand shown is forfeited, or after its penalty still played row by row.",
+        gettext_noop(
+            "A fouled hand shown is forfeited, or after its penalty still played row by row."
+        ),
         ("forfeit", "played"),
     ),
     Option(
         "royalties_declared",
         "bool",
         _ROWS_GAMES,
-        "A royalty counts only on the rows the player declared before the reveal.",
+        gettext_noop("A royalty counts only on the rows the player declared before the reveal."),
     ),
     Option(
         "surrender_cost",
         "number-or-none",
         _ROWS_GAMES,
-        "Units a surrendering player pays each opponent; none means surrender is not allowed.",
+        gettext_noop(
+            "Units a surrendering player pays each opponent; none means surrender is not allowed."
+        ),
         bounds=AMOUNT,
     ),
     Option(
         "max_players",
         "int",
         _EVERY_GAME,
-        "The most players at one deal (2 to 4).",
+        gettext_noop("The most players at one deal (%(least)s to %(most)s)."),
         whole=(2, 4),
     ),
     Option(
         "naturals",
         "table",
         _CHINESE,
-        "Which naturals (special 13-card hands) count and what they pay.",
+        gettext_noop("Which naturals (special 13-card hands) count and what they pay."),
         tuple(NATURAL_TABLES),
         bounds=AMOUNT,
     ),
@@ -191,53 +224,64 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "false_natural_penalty",
         "number-or-none",
         _CHINESE,
-        "What a false natural declaration pays each opponent; none rejects the declaration.",
+        gettext_noop(
+            "What a false natural declaration pays each opponent; none rejects the declaration."
+        ),
         bounds=AMOUNT,
     ),
     Option(
         "natural_collects_from_surrendered",
         "bool",
         _CHINESE,
-        "A natural collects its value from a surrendered player too (else the surrender cost).",
+        gettext_noop(
+            "A natural collects its value from a surrendered player too (else the surrender cost)."
+        ),
     ),
     Option(
         "natural_ranking",
         "choice",
         _CHINESE,
-        "Two naturals: the higher value is paid, or the higher kind in the Mau Binh order.",
+        gettext_noop(
+            "Two naturals: the higher value is paid, or the higher kind in the Mau Binh order."
+        ),
         ("value", "order"),
     ),
     Option(
         "criss_cross",
         "bool",
         _CHINESE,
-        "Criss Cross: two players, two hands each; each hand plays the one opposite.",
+        gettext_noop("Criss Cross: two players, two hands each; each hand plays the one opposite."),
         in_form=False,
     ),
     Option(
         "fantasyland_cards",
         "int-or-none",
         _OPEN_FACE,
-        "Cards dealt to a player in fantasy land (13-17); none turns fantasy land off.",
+        gettext_noop(
+            "Cards dealt to a player in fantasy land (%(least)s-%(most)s); none turns fantasy land"
+            " off."
+        ),
         whole=(13, 17),
     ),
     Option(
         "pineapple",
         "bool",
         _OPEN_FACE,
-        "Pineapple: cards come three at a time, one of each three discarded (four a hand).",
+        gettext_noop(
+            "Pineapple: cards come three at a time, one of each three discarded (four a hand)."
+        ),
     ),
     Option(
         "progressive",
         "bool",
         _OPEN_FACE,
-        "Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards.",
+        gettext_noop("Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards."),
     ),
     Option(
         "multipliers",
         "multipliers",
         _BIG_TWO,
-        "Big Two: many cards left multiply the payment, e.g. 10:2, 13:3.",
+        gettext_noop("Big Two: many cards left multiply the payment, e.g. 10:2, 13:3."),
         minimum=Decimal(1),
         whole=(1, 13),
         bounds=Bounds(Decimal(5), 1),
@@ -246,7 +290,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "two_multiplier",
         "number-or-none",
         _BIG_TWO,
-        "Big Two: each 2 still held multiplies that payment.",
+        gettext_noop("Big Two: each 2 still held multiplies that payment."),
         minimum=Decimal(1),
         bounds=Bounds(Decimal(3), 0),
     ),
@@ -254,13 +298,13 @@ OPTIONS: Final[tuple[Option, ...]] = (
         "losers_settle",
         "bool",
         _BIG_TWO,
-        "Big Two: losers also settle the difference of their penalties.",
+        gettext_noop("Big Two: losers also settle the difference of their penalties."),
     ),
     Option(
         "target_score",
         "number-or-none",
         _BIG_TWO,
-        "Big Two: the session ends when a loss reaches this.",
+        gettext_noop("Big Two: the session ends when a loss reaches this."),
         bounds=Bounds(Decimal(1_000_000), 1),
     ),
 )

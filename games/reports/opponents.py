@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from django.db.models import Case, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.fields.json import KeyTextTransform
@@ -27,7 +27,6 @@ from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
 from games.lib.streaming import in_pieces
 from games.models import Group, LedgerEntry, Player, Session, SessionSeat
-from games.reports.jsonable import jsonable
 from games.reports.ledger import dated, payment_ledger, payment_lines
 
 # Deals read from the database at a time, and characters written out at a time.
@@ -52,7 +51,7 @@ def _stakes(text: str | None) -> tuple[Decimal | None, dict[stored_stakes.Pair, 
 
 
 @dataclass(frozen=True)
-class PlayerLedger:
+class _Ledger:
     """What every part of one player's ledger reads: the rows asked for and the names."""
 
     group: Group
@@ -66,15 +65,13 @@ class PlayerLedger:
     head: dict[str, Any]
 
 
-def player_ledger(
+def _ledger(
     group: Group,
     player: Player,
     session: Session | None,
     date_from: datetime.date | None,
     date_to: datetime.date | None,
-) -> PlayerLedger:
-    """The queries of one player's ledger, optionally one session's or a date range's (not
-    run yet), with the names they need and the report's head."""
+) -> _Ledger:
     names = dict(group.players.values_list("pk", "name"))
     # A deal's stored stakes name the players as they sat at its session.
     seat_names = {
@@ -100,10 +97,10 @@ def player_ledger(
         "date_from": date_from,
         "date_to": date_to,
     }
-    return PlayerLedger(group, player, rows, payments, names, seat_names, head)
+    return _Ledger(group, player, rows, payments, names, seat_names, head)
 
 
-def opponent_balances(ledger: PlayerLedger) -> list[dict[str, Any]]:
+def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
     """Each opponent (by name) with the pair's current ``stake`` and the net ``units`` and
     ``money`` the player won from them, the net money ``paid`` between them (positive: the
     player paid) and the ``balance_money`` (won plus paid: what the opponent owes the
@@ -168,7 +165,7 @@ _Key = tuple[int, datetime.date, int, int, int]
 
 
 def _deal_rows(
-    ledger: PlayerLedger, opponents: list[dict[str, Any]]
+    ledger: _Ledger, opponents: list[dict[str, Any]]
 ) -> Iterator[tuple[_Key, int, tuple[Any, ...]]]:
     me = ledger.player.pk
     # The stakes as JSON text (see ``_stakes``).
@@ -199,7 +196,7 @@ def _deal_rows(
 
 
 def _payment_rows(
-    ledger: PlayerLedger, opponents: list[dict[str, Any]]
+    ledger: _Ledger, opponents: list[dict[str, Any]]
 ) -> Iterator[tuple[_Key, int, dict[str, Any]]]:
     places = {entry["id"]: k for k, entry in enumerate(opponents)}
     rows = ledger.payments.annotate(at=_position(opponents)).order_by(
@@ -209,9 +206,7 @@ def _payment_rows(
         yield (places[other], line["date"], 1, line["payment"], 0), other, line
 
 
-def _deals(
-    ledger: PlayerLedger, opponents: list[dict[str, Any]]
-) -> Iterator[tuple[int, LedgerLine]]:
+def _lines(ledger: _Ledger, opponents: list[dict[str, Any]]) -> Iterator[tuple[int, Line]]:
     """The player's deals and payments opponent after opponent (in the order of
     ``opponents``), each opponent's in date order (a date's deals in play order, then its
     payments), with the running balances: a query for the deals and one for the payments,
@@ -240,106 +235,76 @@ def _deals(
         unit_value, multiples = _stakes(deal_stakes)
         yield (
             other,
-            LedgerDeal(
-                "deal",
-                session_id,
-                date,
-                number,
-                unit_value or ledger.group.unit_value,
-                multiples.get(_pair(*names), ONE),
-                units,
-                money,
-                balance_units,
-                balance_money,
-            ),
+            {
+                "kind": "deal",
+                "session": session_id,
+                "date": date,
+                "deal": number,
+                "unit_value": unit_value or ledger.group.unit_value,
+                "multiplier": multiples.get(_pair(*names), ONE),
+                "units": units,
+                "money": money,
+                "balance_units": balance_units,
+                "balance_money": balance_money,
+            },
         )
 
 
-class LedgerDeal(NamedTuple):
-    """One deal of the ledger from the player's side (the report's keys, in its order)."""
-
-    kind: str
-    session: int
-    date: datetime.date
-    deal: int
-    unit_value: Decimal
-    multiplier: Decimal
-    units: Decimal
-    money: Decimal
-    balance_units: Decimal
-    balance_money: Decimal
-
-    def texts(self) -> tuple[str, ...]:
-        """The values as the JSON report and the CSV write them."""
-        return (
-            self.kind,
-            str(self.session),
-            self.date.isoformat(),
-            str(self.deal),
-            amount_text(self.unit_value),
-            amount_text(self.multiplier),
-            amount_text(self.units),
-            amount_text(self.money),
-            amount_text(self.balance_units),
-            amount_text(self.balance_money),
-        )
-
-    def json(self) -> str:
-        """``jsonable(self._asdict())`` as compact JSON, written directly."""
-        kind, session, date, deal, *amounts = self.texts()
-        head = f'{{"kind":"{kind}","session":{session},"date":"{date}","deal":{deal},'
-        return (
-            head
-            + ",".join(
-                f'"{key}":"{value}"' for key, value in zip(_AMOUNT_KEYS, amounts, strict=True)
-            )
-            + "}"
-        )
+# A line of the ledger, plain values by key in the report's order: a deal ("kind" "deal":
+# session, date, deal, unit_value, multiplier, units, money and the balances) or a payment
+# (``payment_lines``'s, with the balances).
+Line = dict[str, Any]
 
 
-# A line of the ledger: a deal, or a payment (``payment_lines``'s with its balances).
-LedgerLine = LedgerDeal | dict[str, Any]
+class Row(NamedTuple):
+    """One row of a player's ledger, as every way of writing it reads them.
+
+    ``kind`` "head" (``value``: the player, currency, unit value and the period asked
+    for), then "totals" (the opponents' sums added up), then for each opponent "opponent"
+    (``value``: its sums, as ``opponent_ledger`` gives them without the lines) followed by
+    one "line" per deal or payment (``value``: the ``Line``; ``opponent``: whose)."""
+
+    kind: Literal["head", "totals", "opponent", "line"]
+    value: dict[str, Any]
+    opponent: dict[str, Any] | None = None
 
 
-def _as_dict(line: LedgerLine) -> dict[str, Any]:
-    return line if isinstance(line, dict) else line._asdict()
-
-
-def _as_json(line: LedgerLine) -> str:
-    return _dumps(line) if isinstance(line, dict) else line.json()
-
-
-_AMOUNT_KEYS = ("unit_value", "multiplier", "units", "money", "balance_units", "balance_money")
-
-
-@functools.lru_cache(maxsize=4096)
-def amount_text(value: Decimal) -> str:
-    """``decimal_text``, remembered: a ledger repeats the same few amounts."""
-    return decimal_text(value)
-
-
-def deals_by_opponent(
-    ledger: PlayerLedger, opponents: list[dict[str, Any]]
-) -> Iterator[tuple[dict[str, Any], Iterator[LedgerLine]]]:
-    """Each opponent with an iterator over their deals, from the one query of ``_deals``;
-    each iterator is to be read to its end before the next opponent is taken."""
-    rows = _deals(ledger, opponents)
-    pending: tuple[int, LedgerLine] | None = next(rows, None)
-
-    def of(other: int) -> Iterator[LedgerLine]:
-        nonlocal pending
-        while pending is not None and pending[0] == other:
-            yield pending[1]
-            pending = next(rows, None)
-
-    for entry in opponents:
-        yield entry, of(entry["id"])
-
-
-def _totals(opponents: list[dict[str, Any]]) -> dict[str, Decimal]:
+def _totals(opponents: list[dict[str, Any]]) -> dict[str, Any]:
     """The opponents' ``units``, ``money``, ``paid`` and ``balance_money`` added up."""
     keys = ("units", "money", "paid", "balance_money")
     return {key: sum((entry[key] for entry in opponents), ZERO) for key in keys}
+
+
+def _rows(ledger: _Ledger) -> Iterator[Row]:
+    """The rows of ``ledger`` (see ``Row``), reading the database as it goes: the head
+    before any query, the totals and opponents from the summing queries, then the lines
+    through cursors."""
+    yield Row("head", ledger.head)
+    opponents = _opponents(ledger)
+    yield Row("totals", _totals(opponents))
+    at = -1
+    for other, line in _lines(ledger, opponents):
+        # Every opponent has a line: its sums are those of its lines.
+        while at < 0 or opponents[at]["id"] != other:
+            at += 1
+            yield Row("opponent", opponents[at])
+        yield Row("line", line, opponents[at])
+    for entry in opponents[at + 1 :]:
+        yield Row("opponent", entry)
+
+
+def ledger_rows(
+    group: Group,
+    player: Player,
+    *,
+    session: Session | None = None,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+) -> Iterator[Row]:
+    """One player's ledger against each opponent as ``Row``s, in order: what the report,
+    its JSON, its CSV and the ledger PDF are all written from. The names and seats are read
+    at once; the rest as the rows are taken."""
+    return _rows(_ledger(group, player, session, date_from, date_to))
 
 
 def opponent_ledger(
@@ -365,16 +330,40 @@ def opponent_ledger(
     ``balance_money``. Optionally one session (and the payments that settle it), or a date
     range (sessions by their date, payments by theirs).
     """
-    ledger = player_ledger(group, player, session, date_from, date_to)
-    opponents = [
-        entry | {"deals": [_as_dict(deal) for deal in deals]}
-        for entry, deals in deals_by_opponent(ledger, opponent_balances(ledger))
-    ]
-    return ledger.head | _totals(opponents) | {"opponents": opponents}
+    report: dict[str, Any] = {}
+    opponents: list[dict[str, Any]] = []
+    for row in ledger_rows(group, player, session=session, date_from=date_from, date_to=date_to):
+        if row.kind == "opponent":
+            opponents.append(row.value | {"deals": []})
+        elif row.kind == "line":
+            opponents[-1]["deals"].append(row.value)
+        else:
+            report |= row.value
+    return report | {"opponents": opponents}
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(jsonable(value), ensure_ascii=False, separators=(",", ":"))
+@functools.lru_cache(maxsize=4096)
+def amount_text(value: Decimal) -> str:
+    """``decimal_text``, remembered: a ledger repeats the same few amounts."""
+    return decimal_text(value)
+
+
+def _plain(value: object) -> str:
+    """What ``jsonable`` makes of a Decimal or a date, for the JSON encoder."""
+    if isinstance(value, Decimal):
+        return amount_text(value)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# ``jsonable``'s values as compact JSON.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_plain)
+
+
+def _members(value: dict[str, Any]) -> str:
+    """An object's members as JSON, without its braces: '"a":1,"b":"x"'."""
+    return _ENCODER.encode(value)[1:-1]
 
 
 def opponent_ledger_stream(
@@ -386,22 +375,26 @@ def opponent_ledger_stream(
     date_to: datetime.date | None = None,
 ) -> Iterator[str]:
     """``opponent_ledger`` as compact JSON text (with ``jsonable``'s values), in pieces,
-    reading the database as it goes."""
-    ledger = player_ledger(group, player, session, date_from, date_to)
+    reading the database as it goes: every value is written by the ``json`` module, the
+    rows' objects put together as they come."""
+    rows = ledger_rows(group, player, session=session, date_from=date_from, date_to=date_to)
 
     def parts() -> Iterator[str]:
-        # The head goes out at once; the totals that follow it need the summing query.
-        yield _dumps(ledger.head)[:-1] + ","
-        opponents = opponent_balances(ledger)
-        totals = _totals(opponents)
-        # Each object is written without its closing brace, then its last key's list.
-        yield _dumps(totals)[1:-1] + ',"opponents":['
-        for k, (entry, deals) in enumerate(deals_by_opponent(ledger, opponents)):
-            yield ("," if k else "") + _dumps(entry)[:-1] + ',"deals":['
-            for j, deal in enumerate(deals):
-                yield ("," if j else "") + _as_json(deal)
-            yield "]}"
-        yield "]}"
+        opened = False  # an opponent's object is open
+        lines = 0  # lines written of the opponent
+        for row in rows:
+            if row.kind == "head":
+                # It goes out at once; the totals that follow it need the summing query.
+                yield "{" + _members(row.value) + ","
+            elif row.kind == "totals":
+                yield _members(row.value) + ',"opponents":['
+            elif row.kind == "opponent":
+                yield ("]}," if opened else "") + "{" + _members(row.value) + ',"deals":['
+                opened, lines = True, 0
+            else:
+                yield ("," if lines else "") + _ENCODER.encode(row.value)
+                lines += 1
+        yield ("]}" if opened else "") + "]}"
 
     return in_pieces(parts(), STREAM_PIECE)
 

@@ -10,14 +10,7 @@ from collections.abc import Iterator
 
 from games.models import Group, Player, Session
 from games.reports import opponents
-from games.reports.opponents import (
-    LedgerLine,
-    amount_text,
-    deals_by_opponent,
-    opponent_balances,
-    player_ledger,
-    spreadsheet_safe,
-)
+from games.reports.opponents import Line, amount_text, ledger_rows, spreadsheet_safe
 
 # The columns of the deals first (as before payments were lines), then the others.
 LEDGER_CSV_HEADER = (
@@ -39,26 +32,24 @@ LEDGER_CSV_HEADER = (
 )
 
 
-def _csv_cells(line: LedgerLine) -> tuple[str, ...]:
+def _csv_cells(line: Line) -> tuple[str, ...]:
     """A line's cells after the player and opponent, in ``LEDGER_CSV_HEADER``'s order."""
-    if not isinstance(line, dict):
-        kind, session, date, deal, unit_value, *amounts = line.texts()
-        return (session, date, deal, *amounts, kind, "", unit_value, "", "")
     session = line["session"]
+    deal = line["kind"] == "deal"
     return (
         "" if session is None else str(session),
         line["date"].isoformat(),
-        "",
-        "",
+        str(line["deal"]) if deal else "",
+        amount_text(line["multiplier"]) if deal else "",
         amount_text(line["units"]),
         amount_text(line["money"]),
         amount_text(line["balance_units"]),
         amount_text(line["balance_money"]),
-        "payment",
-        str(line["payment"]),
-        "",
-        line["direction"],
-        line["note"],
+        line["kind"],
+        "" if deal else str(line["payment"]),
+        amount_text(line["unit_value"]) if deal else "",
+        "" if deal else line["direction"],
+        "" if deal else line["note"],
     )
 
 
@@ -70,9 +61,9 @@ def opponent_ledger_csv_stream(
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
 ) -> Iterator[str]:
-    """``opponent_ledger`` as CSV text in pieces: a header row, then one row per deal per
-    opponent, reading the database as it goes."""
-    ledger = player_ledger(group, player, session, date_from, date_to)
+    """``opponent_ledger`` as CSV text in pieces: a header row, then one row per deal or
+    payment per opponent (``ledger_rows``' lines), reading the database as it goes."""
+    rows = ledger_rows(group, player, session=session, date_from=date_from, date_to=date_to)
 
     def parts() -> Iterator[str]:
         out = io.StringIO()
@@ -82,14 +73,15 @@ def opponent_ledger_csv_stream(
         yield out.getvalue()
         out.seek(0)
         out.truncate()
-        for entry, deals in deals_by_opponent(ledger, opponent_balances(ledger)):
-            for deal in deals:
-                row = (player.name, entry["name"], *_csv_cells(deal))
-                writer.writerow([spreadsheet_safe(value) for value in row])
-                if out.tell() >= opponents.STREAM_PIECE:
-                    yield out.getvalue()
-                    out.seek(0)
-                    out.truncate()
+        for row in rows:
+            if row.opponent is None:  # the head, the totals, an opponent's sums
+                continue
+            cells = (player.name, row.opponent["name"], *_csv_cells(row.value))
+            writer.writerow([spreadsheet_safe(value) for value in cells])
+            if out.tell() >= opponents.STREAM_PIECE:
+                yield out.getvalue()
+                out.seek(0)
+                out.truncate()
         yield out.getvalue()
 
     return parts()

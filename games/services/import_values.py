@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.engine import Rules, ScoreError
 from games.errors import ImportRefused, ServiceError
-from games.lib.lazyjson import LazyArray
+from games.lib.jsonfile import LazyArray
 from games.models import Deal, LedgerEntry
 from games.services import checks, names
 from games.services.deals import ledger_entries

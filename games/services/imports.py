@@ -3,19 +3,22 @@
 ``request_import`` checks that the uploader owns the group and that it is empty, stores the
 file (Django's storage, under ``MEDIA_ROOT``: never held in memory) in a ``pending`` row,
 and queues ``import_group_file`` once the transaction commits (run inline when there is
-no broker). ``run``, the task's work, reads the file lazily (``games.lib.lazyjson``: one deal
-at a time), checks and writes it with ``games.services.transfer`` in one transaction, and
-marks the job ``done`` with what it stored in that same transaction, or ``failed`` with the
-refusal (its message and ``field``, the culprit's path in the file). Either way the file
-is deleted. A job no worker has taken after ``DOCUMENT_PENDING_TIMEOUT``, or still running
-after ``IMPORT_RUNNING_TIMEOUT`` (its worker killed), is marked failed when its status is
+no broker). ``run``, the task's work, reads the file with ijson (``games.lib.jsonfile``:
+one deal at a time, the file never whole in memory), checks and writes it with
+``games.services.transfer`` in one transaction, and marks the job ``done`` with what it
+stored in that same transaction, or ``failed`` with the refusal (its message and
+``field``, the culprit's path in the file). Either way the file is deleted. A job no
+worker has taken after ``DOCUMENT_PENDING_TIMEOUT``, or still running after
+``IMPORT_RUNNING_TIMEOUT`` (its worker killed), is marked failed when its status is
 read; an import that finishes after that is rolled back, so a failed job stored nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
+from collections.abc import Iterator
 
 from celery import shared_task
 from django.conf import settings
@@ -27,14 +30,14 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from games.errors import ImportRefused, ServiceError
-from games.lib import lazyjson
+from games.lib import jsonfile
 from games.models import Group, ImportJob
 from games.services import transfer
 
 logger = logging.getLogger(__name__)
 
 # The arrays of an export read one element at a time: sessions, and each session's deals.
-LAZY: lazyjson.Lazy = {"sessions": {"deals": {}}}
+LAZY: jsonfile.Lazy = {"sessions": {"deals": {}}}
 
 
 def request_import(group: Group, upload: File, by: User) -> ImportJob:
@@ -95,8 +98,7 @@ def run(job_id: int) -> ImportJob | None:
 def _import(job: ImportJob) -> None:
     if job.requested_by is None:
         raise ImportRefused("the user who uploaded the file no longer exists")
-    document = read(job)
-    with transaction.atomic():
+    with read(job) as document, transaction.atomic():
         group = transfer.lock_empty(job.group, job.requested_by)
         if not mark_done(job, transfer.restore(document, group)):
             raise _GivenUp
@@ -115,20 +117,19 @@ def mark_done(job: ImportJob, restored: transfer.Restored) -> bool:
     )
 
 
-def read(job: ImportJob) -> object:
-    """The job's file as a document whose sessions and deals are read as they are used."""
-    with job.file.open("rb") as handle:
-        raw = handle.read()
+@contextlib.contextmanager
+def read(job: ImportJob) -> Iterator[object]:
+    """The job's file as a document whose sessions and deals are read from the file as they
+    are used, within the ``with`` block. The whole file is checked first."""
+    storage, name = job.file.storage, str(job.file.name)
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
+        with jsonfile.load(lambda: storage.open(name, "rb"), LAZY) as document:
+            yield document
+    except jsonfile.NotUTF8 as exc:
         raise ImportRefused(
-            f"file: not UTF-8 text (byte {exc.start + 1}): a group export is JSON", "file"
+            f"file: not UTF-8 text (byte {exc.byte}): a group export is JSON", "file"
         ) from None
-    del raw
-    try:
-        return lazyjson.loads(text, LAZY)
-    except lazyjson.JSONError as exc:
+    except jsonfile.JSONError as exc:
         raise ImportRefused(f"file: not valid JSON: {exc.message}", "file") from None
 
 

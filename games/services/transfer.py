@@ -10,7 +10,7 @@ active or void, is scored again by the engine under its session's rules and must
 stored result; its ledger rows are written from that result as a recorded deal's are
 (``games.services.deals.ledger_entries``). The first bad value refuses the whole file with
 its path, and nothing is stored. Deals are written in batches as they are read, so a file
-read lazily (``games.lib.lazyjson``, as an uploaded file is) is never in memory whole.
+read lazily (``games.lib.jsonfile``, as an uploaded file is) is never in memory whole.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def _rules_summary(spec: Any, rules: Mapping[str, Any]) -> list[tuple[str, str, 
             text = rules_form.preset_value(preset, option)
         else:
             text = rules_form.describe_value(option, value)
-        rows.append((option.name, text, option.sentence))
+        rows.append((option.name, text, option.text))
     return rows
 
 

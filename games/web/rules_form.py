@@ -15,6 +15,7 @@ from typing import Any
 from games.engine.options import OPTIONS as RULE_OPTIONS
 from games.engine.options import OPTIONS_BY_GAME, TABLES
 from games.engine.rules import PRESETS, preset_rules
+from games.rules_text import option_sentence
 
 DEFAULT = ""  # the blank choice: keep the preset's value
 NONE_WORDS = frozenset({"none", "null", "off", "no"})
@@ -26,8 +27,13 @@ class Option:
 
     name: str
     kind: str  # choice, bool, number-or-none, number-or-sweep, int, int-or-none, multipliers
-    sentence: str
+    sentence: str  # the engine's, in English: the page shows ``text``
     choices: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The sentence in the language being rendered, filled in."""
+        return option_sentence(self.name)
 
 
 # Every option the form offers, in the table's order, with the table's sentence.

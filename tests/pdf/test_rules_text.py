@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from games import services
 from games.engine.games import GAMES
@@ -13,11 +14,11 @@ from games.engine.options import OPTIONS, OPTIONS_BY_NAME
 from games.engine.rules import PRESETS, Rules
 from games.models import Group, Player
 from games.rules_text import (
-    OPTION_SENTENCES_FOR_TRANSLATORS,
     describe_rules,
     game_name,
     is_mau_binh,
     natural_name,
+    option_sentence,
 )
 from games.sheets import compose
 from games.sheets.charts import running_totals_svg
@@ -161,5 +162,24 @@ def test_the_running_totals_chart() -> None:
     assert {"1", "2", "4"} <= set(labels)  # the deals on the x axis, by number
 
 
-def test_every_option_sentence_is_offered_for_translation() -> None:
-    assert [option.sentence for option in OPTIONS] == list(OPTION_SENTENCES_FOR_TRANSLATORS)
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda option: option.name)
+def test_every_option_sentence_is_translated_from_the_engines_table(option: Any) -> None:
+    """The catalogue takes each sentence from the engine's table (marked there), and the
+    sentence is filled in with the option's own bounds."""
+    english = option_sentence(option.name)
+    assert english == option.sentence % option.values == option.text
+    with translation.override("vi"):
+        vietnamese = option_sentence(option.name)
+    assert vietnamese != english
+    assert "%(" not in english and "%(" not in vietnamese
+    if "%(least)s" in option.sentence:
+        low, high = option.whole
+        assert f"{low}" in english and f"{high}" in vietnamese
+
+
+def test_the_bounds_in_a_sentence_are_the_tables() -> None:
+    assert option_sentence("max_players") == "The most players at one deal (2 to 4)."
+    with translation.override("vi"):
+        assert option_sentence("fantasyland_cards").startswith(
+            "Số lá chia cho người ở fantasy land (13-17)"
+        )

@@ -166,7 +166,12 @@ def test_a_bad_value_fails_the_job_with_its_path_and_stores_nothing(
     [
         (b'{"format": "scorekeeper-group/1", "sessions": [1, 2', "file: not valid JSON: "),
         (b"\xff\xfe not text", "file: not UTF-8 text (byte 1)"),
-        (b'{"format": "scorekeeper-group/1", "n": NaN}', "file: not valid JSON: NaN"),
+        # ijson's reason, then the text it stopped at.
+        (
+            b'{"format": "scorekeeper-group/1", "n": NaN}',
+            "file: not valid JSON: lexical error: invalid char in json text,"
+            """ near '"scorekeeper-group/1", "n": NaN}'""",
+        ),
         (b"[]", "format: not a scorekeeper-group/1 export"),
     ],
 )
