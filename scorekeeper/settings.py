@@ -127,6 +127,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    # Its system checks (settings in the django-csp 4 format); scorekeeper.csp the header.
+    "csp",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -509,27 +511,31 @@ if DATABASES["default"]["ENGINE"] == POSTGRESQL:
         "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", default=5)
     )
 
-# --- Content-Security-Policy (scorekeeper.csp; docs/operations.md) -----------------------
+# --- Content-Security-Policy (django-csp, scorekeeper.csp; docs/operations.md) ----------
 # Every answer says where its page may load from: scripts, styles, images, fonts and
 # requests from this site only; no inline script, no plugin (object), no framing by any
 # site, forms posting only here. The table-side pages carry no inline script or style
-# (tests/web/test_csp.py keeps it so).
+# (tests/web/test_csp.py keeps it so). django-csp's format: the directives under
+# "DIRECTIVES" (a directive it does not know is dropped).
 CONTENT_SECURITY_POLICY = {
-    "default-src": ["'self'"],
-    "script-src": ["'self'"],
-    "style-src": ["'self'"],
-    "img-src": ["'self'"],
-    # The page's own origin over ws: and wss: too (not every browser counts them as 'self'),
-    # and LIVE_SOCKET_URL's: scorekeeper.csp adds both for each request's host.
-    "connect-src": ["'self'"],
-    "object-src": ["'none'"],
-    "base-uri": ["'self'"],
-    "form-action": ["'self'"],
-    "frame-ancestors": ["'none'"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        # The page's own origin over ws: and wss: too (not every browser counts them as
+        # 'self'), and LIVE_SOCKET_URL's: scorekeeper.csp adds both for each request's host.
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
 }
-# Sources added under a path prefix. Django's admin, DRF's browsable API (and its login)
-# and Swagger UI ship templates with inline style attributes and <style> blocks, so styles
-# (never scripts) may be inline there; Swagger UI also draws its icons from data: URLs.
+# Sources added under a path prefix (scorekeeper.csp: django-csp has no such setting).
+# Django's admin, DRF's browsable API (and its login) and Swagger UI ship templates with
+# inline style attributes and <style> blocks, so styles (never scripts) may be inline
+# there; Swagger UI also draws its icons from data: URLs.
 CONTENT_SECURITY_POLICY_ADDITIONS = {
     "/admin/": {"style-src": ["'unsafe-inline'"]},
     "/api/v1/": {"style-src": ["'unsafe-inline'"]},
