@@ -283,4 +283,5 @@ def test_a_policy_a_view_set_itself_is_kept() -> None:
 
     answer = ContentSecurityPolicyMiddleware(view)(RequestFactory().get("/"))
 
+    assert isinstance(answer, HttpResponse)
     assert answer["Content-Security-Policy"] == "default-src 'none'"
