@@ -7,6 +7,7 @@ instead of guessing. An empty variable counts as unset.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -127,6 +128,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    # Its system checks (settings in the django-csp 4 format); scorekeeper.csp the header.
+    "csp",
+    # Login lock-out (games.lib.lockout): its failed-login rows and admin pages.
+    "axes",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -320,8 +325,8 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
     "games.api.limits.BodyLimitMiddleware",
 )
-# Turns a refused login into 429 for JSON clients (games.lib.ratelimit).
-MIDDLEWARE.append("games.lib.ratelimit.LoginThrottleMiddleware")
+# Turns a locked-out login into its 429 answer (django-axes; games.lib.lockout).
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")
 # A database that does not answer gives 503 and Retry-After rather than a bare 500.
 MIDDLEWARE.append("games.lib.health.DatabaseUnavailableMiddleware")
 
@@ -352,12 +357,13 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 
-# The client's address for login throttling and request logs: REMOTE_ADDR, or, behind a
+# The client's address for the login lock-out and request logs: REMOTE_ADDR, or, behind a
 # proxy that appends to X-Forwarded-For, the last address of that header.
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
 
-# Login throttling counts failures in the cache: Redis (CACHE_URL, else REDIS_URL) so that
-# every web process shares the counts; local memory, per process, otherwise.
+# The cache counts the calculators' calls and the account forms' posts: Redis (CACHE_URL,
+# else REDIS_URL) so that every web process shares the counts; local memory, per process,
+# otherwise. (Failed logins are counted in the database.)
 CACHE_URL = env_url("CACHE_URL", frozenset({"redis", "rediss"})) or env_url(
     "REDIS_URL", frozenset({"redis", "rediss"})
 )
@@ -406,14 +412,36 @@ ASGI_MAX_REQUESTS = env_int("ASGI_MAX_REQUESTS", default=10, minimum=1)
 # was asked for, e.g. ``ws://{host}:8001`` when Daphne listens beside gunicorn.
 LIVE_SOCKET_URL = (env_url("LIVE_SOCKET_URL", frozenset({"ws", "wss"})) or "").rstrip("/")
 
-# Every login path (admin, browsable API, token endpoint, web pages) goes through
-# authenticate(), so the throttle lives in the authentication backend.
-AUTHENTICATION_BACKENDS = ["games.lib.ratelimit.RateLimitedModelBackend"]
+# Every login path (admin, browsable API, token endpoint, web pages, the old password of
+# a password change) goes through authenticate(), so the lock-out (django-axes) lives in
+# the authentication backends: axes' refuses a locked-out login, Django's checks the
+# password. Failed logins are counted in the database (axes' AccessAttempt, shared by every
+# process) per username and client address together (games.lib.lockout): the
+# LOGIN_FAILURE_LIMIT-th failure locks that username out from that address, for
+# LOGIN_FAILURE_WINDOW seconds after it; failures are forgotten that long after the last
+# one, and at once by a successful login. LOGIN_FAILURE_LIMIT=0 turns the lock-out off.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
-LOGIN_FAILURE_IP_LIMIT = env_int("LOGIN_FAILURE_IP_LIMIT", default=50)
-LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=900)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", default=900, minimum=1)
+AXES_ENABLED = LOGIN_FAILURE_LIMIT > 0
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = max(LOGIN_FAILURE_LIMIT, 1)
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_FAILURE_WINDOW)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# A refused attempt during a lock-out does not start it again: it ends on time.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "games.lib.lockout.login_address"
+AXES_USERNAME_CALLABLE = "games.lib.lockout.login_username"
+AXES_LOCKOUT_CALLABLE = "games.lib.lockout.lockout_response"
+# Successful logins are not written down (the request log has them); failures are.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
 # Sign-ups and password-reset requests from one client address within that window
-# (games.lib.ratelimit.form_posts_refused); 0 turns the count off.
+# (games.lib.form_posts, counted in the cache); 0 turns the count off.
 SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", default=10)
 PASSWORD_RESET_LIMIT = env_int("PASSWORD_RESET_LIMIT", default=5)
 
@@ -513,27 +541,31 @@ if DATABASES["default"]["ENGINE"] == POSTGRESQL:
         "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", default=5)
     )
 
-# --- Content-Security-Policy (scorekeeper.csp; docs/operations.md) -----------------------
+# --- Content-Security-Policy (django-csp, scorekeeper.csp; docs/operations.md) ----------
 # Every answer says where its page may load from: scripts, styles, images, fonts and
 # requests from this site only; no inline script, no plugin (object), no framing by any
 # site, forms posting only here. The table-side pages carry no inline script or style
-# (tests/web/test_csp.py keeps it so).
+# (tests/web/test_csp.py keeps it so). django-csp's format: the directives under
+# "DIRECTIVES" (a directive it does not know is dropped).
 CONTENT_SECURITY_POLICY = {
-    "default-src": ["'self'"],
-    "script-src": ["'self'"],
-    "style-src": ["'self'"],
-    "img-src": ["'self'"],
-    # The page's own origin over ws: and wss: too (not every browser counts them as 'self'),
-    # and LIVE_SOCKET_URL's: scorekeeper.csp adds both for each request's host.
-    "connect-src": ["'self'"],
-    "object-src": ["'none'"],
-    "base-uri": ["'self'"],
-    "form-action": ["'self'"],
-    "frame-ancestors": ["'none'"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        # The page's own origin over ws: and wss: too (not every browser counts them as
+        # 'self'), and LIVE_SOCKET_URL's: scorekeeper.csp adds both for each request's host.
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
 }
-# Sources added under a path prefix. Django's admin, DRF's browsable API (and its login)
-# and Swagger UI ship templates with inline style attributes and <style> blocks, so styles
-# (never scripts) may be inline there; Swagger UI also draws its icons from data: URLs.
+# Sources added under a path prefix (scorekeeper.csp: django-csp has no such setting).
+# Django's admin, DRF's browsable API (and its login) and Swagger UI ship templates with
+# inline style attributes and <style> blocks, so styles (never scripts) may be inline
+# there; Swagger UI also draws its icons from data: URLs.
 CONTENT_SECURITY_POLICY_ADDITIONS = {
     "/admin/": {"style-src": ["'unsafe-inline'"]},
     "/api/v1/": {"style-src": ["'unsafe-inline'"]},

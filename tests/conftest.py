@@ -28,8 +28,8 @@ def broker_url() -> str:
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
-    """Every test starts with an empty cache: login failures counted by one test (the
-    login throttle, games.lib.ratelimit) must not refuse another's login."""
+    """Every test starts with an empty cache: calls or form posts counted by one test (the
+    calculators' throttles, games.lib.form_posts) must not refuse another's."""
     from django.core.cache import cache
 
     cache.clear()

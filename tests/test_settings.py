@@ -36,6 +36,8 @@ SETTINGS_VARIABLES = (
     "THROTTLE_EXPECTED_USER",
     "ARRANGE_ANON_MAX_SAMPLES",
     "ARRANGE_ANON_MAX_FANTASY_CARDS",
+    "LOGIN_FAILURE_LIMIT",
+    "LOGIN_FAILURE_WINDOW",
 )
 SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}
 
@@ -304,6 +306,32 @@ def test_the_throttle_rates_default_and_come_from_the_environment() -> None:
     assert "'expected-anon': '2/h'" in configured.stdout
     assert "'score-user': None" in configured.stdout
     assert configured.stdout.split()[-1] == "500"
+
+
+LOCKOUT = "s.AXES_ENABLED, s.AXES_FAILURE_LIMIT, int(s.AXES_COOLOFF_TIME.total_seconds())"
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, ["True", "5", "900"]),
+        ({"LOGIN_FAILURE_LIMIT": "3", "LOGIN_FAILURE_WINDOW": "60"}, ["True", "3", "60"]),
+        ({"LOGIN_FAILURE_LIMIT": "0"}, ["False", "1", "900"]),
+    ],
+)
+def test_the_login_settings_become_the_lock_outs(env: dict[str, str], expected: list[str]) -> None:
+    # django-axes' settings come from ours: a limit of 0 turns the lock-out off.
+    result = load_settings(LOCKOUT, **env)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.replace(",", " ").split() == expected
+
+
+def test_a_lock_out_window_of_zero_is_refused() -> None:
+    result = load_settings(LOCKOUT, LOGIN_FAILURE_WINDOW="0")
+
+    assert result.returncode != 0
+    assert "LOGIN_FAILURE_WINDOW" in result.stderr
 
 
 def test_the_throttles_count_in_redis_when_a_cache_url_is_set() -> None:

@@ -1,9 +1,9 @@
 """API tokens, one per device (``games.models.accounts``): asked for with a password, listed and
 revoked by their user (``games.api.authentication`` reads them).
 
-``POST auth/token/`` checks the password through ``authenticate()``, so the login throttle
-(``games.lib.ratelimit``) holds here as on every login path; the key it answers is never shown
-again. ``GET auth/tokens/`` lists the user's tokens (never a key), ``DELETE
+``POST auth/token/`` checks the password through ``authenticate()``, so the login lock-out
+(django-axes, ``games.lib.lockout``) holds here as on every login path; the key it answers is
+never shown again. ``GET auth/tokens/`` lists the user's tokens (never a key), ``DELETE
 auth/tokens/{id}/`` revokes one, the token in use included (signing that device out).
 """
 
@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.parsers import JSONParser
+from games.lib.lockout import forget_failures
 from games.models.accounts import DeviceToken
 
 
@@ -63,15 +64,21 @@ class ObtainTokenView(APIView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
     parser_classes = (JSONParser, FormParser, MultiPartParser)
-    # JSON only: a refused login then answers 429 (games.lib.ratelimit.LoginThrottleMiddleware).
+    # JSON only: a locked-out login then answers 429 in the API's error shape
+    # (games.lib.lockout.lockout_response).
     renderer_classes = (JSONRenderer,)
 
     @extend_schema(request=TokenRequestSerializer, responses={200: IssuedTokenSerializer})
     def post(self, request: Request) -> Response:
-        asked = TokenRequestSerializer(data=request.data, context={"request": request})
+        # authenticate() gets Django's request, not DRF's: axes marks a lock-out on the
+        # request it is handed, and its middleware reads the mark on Django's.
+        django_request = request._request
+        asked = TokenRequestSerializer(data=request.data, context={"request": django_request})
         asked.is_valid(raise_exception=True)
+        user = asked.validated_data["user"]
+        forget_failures(django_request, user.get_username())
         device = asked.validated_data.get("device") or DeviceToken.DEFAULT_DEVICE
-        token, key = DeviceToken.issue(asked.validated_data["user"], device)
+        token, key = DeviceToken.issue(user, device)
         return Response({"token": key, "id": token.pk, "device": token.device})
 
 

@@ -1,7 +1,10 @@
 """Accounts: sign-up, password change and password reset, on Django's own auth views.
 
-Sign-up and reset requests are counted per client address (games.lib.ratelimit) like failed
-logins, so neither can be used to flood the database or someone's mailbox.
+Sign-up and reset requests are counted per client address (games.lib.form_posts), so
+neither can be used to flood the database or someone's mailbox. The password change checks
+the old password through ``authenticate()``, so a wrong one counts as a failed login of
+that user from that address and a locked-out user is refused there too (django-axes,
+games.lib.lockout).
 """
 
 from __future__ import annotations
@@ -10,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth import login
+from django.contrib.auth import authenticate, login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -22,7 +25,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from games.lib.ratelimit import form_posts_refused
+from games.lib.form_posts import form_posts_refused
+from games.lib.lockout import forget_failures
+
+# The backend that signs in a new account: Django's own (axes' backend, first in the list,
+# only refuses locked-out logins and signs no one in).
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 if TYPE_CHECKING:
     BaseSignUpForm = UserCreationForm[User]
@@ -60,9 +68,13 @@ def _go_on(following: str) -> HttpResponse:
     return redirect(settings.LOGIN_REDIRECT_URL)
 
 
-def _refused(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+def _refused(
+    request: HttpRequest, template: str, context: dict[str, Any], wait: int
+) -> HttpResponse:
     context["error"] = _("Too many tries from here: wait a while, then try again.")
-    return render(request, template, context, status=429)
+    response = render(request, template, context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -74,11 +86,11 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     context: dict[str, Any] = {"form": form, "next": following}
     if request.method == "POST":
-        if form_posts_refused("signup", request, settings.SIGNUP_LIMIT):
-            return _refused(request, "web/accounts/signup.html", context)
+        if wait := form_posts_refused("signup", request, settings.SIGNUP_LIMIT):
+            return _refused(request, "web/accounts/signup.html", context, wait)
         if form.is_valid():
             user = form.save()
-            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+            login(request, user, backend=MODEL_BACKEND)
             return _go_on(following)
         return render(request, "web/accounts/signup.html", context, status=400)
     return render(request, "web/accounts/signup.html", context)
@@ -93,9 +105,9 @@ class PasswordResetView(auth_views.PasswordResetView):
     success_url = reverse_lazy("web:password-reset-done")
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if form_posts_refused("password-reset", request, settings.PASSWORD_RESET_LIMIT):
+        if wait := form_posts_refused("password-reset", request, settings.PASSWORD_RESET_LIMIT):
             context = self.get_context_data(form=self.get_form())
-            return _refused(request, self.template_name, context)
+            return _refused(request, self.template_name, context, wait)
         return super().post(request, *args, **kwargs)
 
 
@@ -110,10 +122,41 @@ password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
 password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
     template_name="web/accounts/password_reset_complete.html"
 )
-password_change = auth_views.PasswordChangeView.as_view(
-    template_name="web/accounts/password_change.html",
-    success_url=reverse_lazy("web:password-change-done"),
-)
+
+
+class CheckedPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, the old password checked through ``authenticate()``:
+    axes then counts a wrong one as a failed login of this user from this address, and
+    refuses every one while they are locked out (the view then answers 429)."""
+
+    def __init__(self, user: User, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        username = self.user.get_username()
+        if authenticate(self.request, username=username, password=old_password) is None:
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    form_class = CheckedPasswordChangeForm
+    template_name = "web/accounts/password_change.html"
+    success_url = reverse_lazy("web:password-change-done")
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        forget_failures(self.request, form.user.get_username())
+        return super().form_valid(form)
+
+
+password_change = PasswordChangeView.as_view()
 password_change_done = auth_views.PasswordChangeDoneView.as_view(
     template_name="web/accounts/password_change_done.html"
 )

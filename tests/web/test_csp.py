@@ -12,7 +12,8 @@ from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client, override_settings
+from django.http import HttpRequest, HttpResponse
+from django.test import Client, RequestFactory, override_settings
 from django.urls import get_resolver
 
 from games import services
@@ -20,6 +21,7 @@ from games.live import seat_links
 from games.models import Group, Player, Session
 from games.services.invites import token_for
 from games.web import urls as web_urls
+from scorekeeper.csp import ContentSecurityPolicyMiddleware
 from tests.services.hands import deal
 
 STRICT = {
@@ -259,3 +261,27 @@ def test_a_disallowed_host_allows_no_socket_host(client: Client) -> None:
 
     assert answer.status_code == 400
     assert policy(answer["Content-Security-Policy"])["connect-src"] == ["'self'"]
+
+
+def test_the_header_reads_in_the_settings_order_on_every_answer(client: Client) -> None:
+    # django-csp (scorekeeper.csp's base) builds the header going through a set, whose
+    # order changes from one process to the next; it is put back in the settings' order.
+    headers = {client.get("/accounts/login/")["Content-Security-Policy"] for _ in range(3)}
+
+    assert headers == {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self';"
+        " connect-src 'self' ws://testserver wss://testserver; object-src 'none';"
+        " base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    }
+
+
+def test_a_policy_a_view_set_itself_is_kept() -> None:
+    def view(request: HttpRequest) -> HttpResponse:
+        answer = HttpResponse("x")
+        answer["Content-Security-Policy"] = "default-src 'none'"
+        return answer
+
+    answer = ContentSecurityPolicyMiddleware(view)(RequestFactory().get("/"))
+
+    assert isinstance(answer, HttpResponse)
+    assert answer["Content-Security-Policy"] == "default-src 'none'"
