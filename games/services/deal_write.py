@@ -237,6 +237,10 @@ def at_once(session: Session) -> bool:
     whether a loss reached the target score, Big Two)."""
     game = GAMES[session.game]
     target = "target_score" in game.options and session.target_score is not None
+    from django.conf import settings
+
+    if getattr(settings, "DEAL_WRITER", "sql") == "orm":
+        return False
     return connection.vendor == "postgresql" and not (game.has_fantasyland or target)
 
 
