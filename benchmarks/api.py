@@ -13,6 +13,13 @@ a channel layer and a cache (the local Redis, database BENCH_REDIS_DB, emptied b
 after) and the reviews wait there while the web figures are taken; then one worker starts and the
 time it takes to review every deal is reported. Without Redis the tasks run inline in
 the web process, as in the embedded default, and the figures say so.
+
+A/B mode (``BENCH_AB=name,name,...``, names from ``VARIANTS``, ``a+b`` for both): one
+gunicorn per variant, each with the production settings and that variant's lines on top,
+all on the same database and Redis; then ``AB_ROUNDS`` rounds of ``AB_DEALS`` deals one
+after another, every variant in each round, in an order that turns round by round, so
+that the machine's swings fall on all of them alike. Prints each variant's median and p95
+over all its deals, and each round's medians.
 """
 
 from __future__ import annotations
@@ -47,6 +54,25 @@ SEQUENTIAL = int(os.environ.get("SEQUENTIAL", 300))
 CLIENTS = 8
 PER_CLIENT = int(os.environ.get("PER_CLIENT", 50))
 REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", 14))
+AB_ROUNDS = int(os.environ.get("AB_ROUNDS", 10))
+AB_DEALS = int(os.environ.get("AB_DEALS", 100))
+
+# The A/B mode's variants: lines added to the production settings (``DATABASES`` as the
+# DATABASE_URL gives it).
+VARIANTS: dict[str, str] = {
+    "production": "",
+    # Django keeps a connection per process (60 s), checked with SELECT 1 per request,
+    # instead of psycopg's pool.
+    "kept": """
+DATABASES["default"]["OPTIONS"].pop("pool")
+DATABASES["default"]["CONN_MAX_AGE"] = 60
+""",
+    # Parameters bound in the client and nothing prepared (Django's defaults).
+    "unprepared": """
+DATABASES["default"]["OPTIONS"].pop("server_side_binding")
+DATABASES["default"]["OPTIONS"].pop("prepare_threshold")
+""",
+}
 
 
 @contextmanager
@@ -124,6 +150,78 @@ def start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen[bytes
     raise SystemExit("the server did not start")
 
 
+def compare(env: dict[str, str], token: str, names: list[str]) -> None:
+    """The A/B mode (see the module's docstring)."""
+    unknown = [part for name in names for part in name.split("+") if part not in VARIANTS]
+    if unknown:
+        known = ", ".join(VARIANTS)
+        raise SystemExit(f"BENCH_AB: no variant {', '.join(unknown)} (known: {known})")
+    servers: list[subprocess.Popen[bytes]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            clients = {}
+            for name in names:
+                module = "bench_" + "".join(c if c.isalnum() else "_" for c in name)
+                lines = "".join(VARIANTS[part] for part in name.split("+"))
+                text = f"from scorekeeper.settings import *  # noqa: F403\n{lines}"
+                Path(tmp, f"{module}.py").write_text(text)
+                path = os.pathsep.join(filter(None, [tmp, env.get("PYTHONPATH")]))
+                variant_env = {**env, "DJANGO_SETTINGS_MODULE": module, "PYTHONPATH": path}
+                port = free_port()
+                server, kind = start_server(variant_env, port)
+                servers.append(server)
+                clients[name] = Client(f"http://127.0.0.1:{port}/api/v1", token)
+            ab_rounds(clients, kind)
+        finally:
+            for server in servers:
+                server.terminate()
+                server.wait(timeout=10)
+
+
+def ab_rounds(clients: dict[str, Client], kind: str) -> None:
+    rng = random.Random(2026)
+    first = next(iter(clients.values()))
+    status, group = first.post(
+        "/groups/", {"name": "A/B night", "unit_value": "0.5", "rules": "classic-1-6"}
+    )
+    assert status == 201, group
+    for name in NAMES:
+        first.post(f"/groups/{group['id']}/players/", {"name": name})
+    sessions = {name: new_session(first, group["id"]) for name in clients}
+    print(
+        f"A/B: {', '.join(clients)} ({kind} each, one database);"
+        f" {AB_ROUNDS} rounds of {AB_DEALS} deals each, one client;"
+        f" sum(range(100)) takes {machine_speed():.2f} us"
+    )
+    for name, client in clients.items():  # warm up every worker
+        for _ in range(20):
+            client.post(f"/sessions/{sessions[name]}/deals/", {"players": deal_players(rng)})
+    timings: dict[str, list[float]] = {name: [] for name in clients}
+    order = list(clients)
+    for round_ in range(AB_ROUNDS):
+        medians = []
+        for name in order:
+            these = []
+            for _ in range(AB_DEALS):
+                body = {"players": deal_players(rng)}
+                start = time.perf_counter()
+                status, answer = clients[name].post(f"/sessions/{sessions[name]}/deals/", body)
+                these.append(time.perf_counter() - start)
+                assert status == 201, answer
+            timings[name] += these
+            medians.append(f"{name} {statistics.median(these) * 1e3:.2f}")
+        print(f"  round {round_ + 1}: " + ", ".join(medians) + " ms")
+        order = order[1:] + order[:1]
+    reference = next(iter(clients))
+    base = statistics.median(timings[reference])
+    for name, these in timings.items():
+        median = statistics.median(these)
+        print(
+            f"  {name}: {len(these)} deals, median {median * 1e3:.2f} ms,"
+            f" p95 {percentile(these, 0.95) * 1e3:.2f} ms ({median / base:.2f} of {reference})"
+        )
+
+
 def deal_players(rng: random.Random) -> list[dict[str, Any]]:
     players: list[dict[str, Any]] = random_request(rng)["players"]
     return players
@@ -167,6 +265,13 @@ def main() -> None:
             capture_output=True,
         )
         round_trips = counted.stdout.strip().splitlines()[-1]
+        if os.environ.get("BENCH_AB"):
+            try:
+                compare(env, token, os.environ["BENCH_AB"].split(","))
+            finally:
+                if broker is not None:
+                    empty(broker)
+            return
         port = free_port()
         server, kind = start_server(env, port)
         try:
@@ -319,9 +424,9 @@ def run(client: Client, database_url: str, kind: str, broker: str | None, round_
         " under 6 ms on PostgreSQL; before it 7.5-12.6 ms)"
     )
     print(
-        f"  database round trips a deal: {count} ({kinds}); the health check of a reused"
-        " connection reads its socket and sends nothing (scorekeeper.postgresql); before"
-        " issue 18: nine, and a SELECT 1; target: at most three"
+        f"  database round trips a deal: {count} ({kinds}); on PostgreSQL psycopg's pool"
+        " also checks the connection it hands out (an empty query, not counted); before"
+        " issue 18: nine, and a SELECT 1; issue 18's target: at most three"
     )
 
     shared = new_session(client, group["id"])

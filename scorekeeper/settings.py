@@ -78,7 +78,15 @@ def env_url(name: str, schemes: frozenset[str]) -> str | None:
     return value
 
 
-POSTGRESQL = "scorekeeper.postgresql"
+# PostgreSQL through Django's own backend, with two of its options (docs/operations.md):
+# psycopg's pool, which hands each request a connection it has just checked (a connection
+# the server ended is replaced before a request uses it), and server-side binding, psycopg
+# preparing a statement once a connection has sent it PREPARE_THRESHOLD times (the ones
+# every deal sends, and every other one that recurs). A process opens connections as its
+# threads need them at once: one for a gunicorn worker, up to ASGI_MAX_REQUESTS and a
+# few more for Daphne; the pool's maximum is only a ceiling.
+PREPARE_THRESHOLD = 5
+POOL = {"min_size": 1, "max_size": 20}
 
 
 def env_database(name: str, default: dict[str, Any]) -> dict[str, Any]:
@@ -95,9 +103,14 @@ def env_database(name: str, default: dict[str, Any]) -> dict[str, Any]:
     if not config.get("NAME"):
         raise ImproperlyConfigured(f"{name} names no database (the path after the host).")
     if config["ENGINE"] == "django.db.backends.postgresql":
-        # Django's backend, with a health check that needs no round trip and prepared
-        # statements for the deal path (scorekeeper/postgresql/base.py).
-        config["ENGINE"] = POSTGRESQL
+        # The pool keeps the connections: Django must not keep one of its own as well.
+        config["CONN_MAX_AGE"] = 0
+        config["OPTIONS"] = {
+            **config.get("OPTIONS", {}),
+            "server_side_binding": True,
+            "prepare_threshold": PREPARE_THRESHOLD,
+            "pool": dict(POOL),
+        }
     return config
 
 
@@ -534,12 +547,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # hands counts towards the visibility timeout too, and would be handed to a second one.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
-if DATABASES["default"]["ENGINE"] == POSTGRESQL:
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer (restarting, unreachable) fails a request in
-    # seconds instead of holding a web worker until the operating system gives up.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-        "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", default=5)
-    )
+    # seconds instead of holding a web worker until the operating system gives up: the
+    # connection's own attempt, and the wait for the pool to hand one out.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", default=5))
+    if isinstance(_options.get("pool"), dict):
+        _options["pool"].setdefault("timeout", _options["connect_timeout"])
 
 # --- Content-Security-Policy (django-csp, scorekeeper.csp; docs/operations.md) ----------
 # Every answer says where its page may load from: scripts, styles, images, fonts and

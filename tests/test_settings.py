@@ -105,7 +105,15 @@ def test_env_database_reads_postgres(monkeypatch: pytest.MonkeyPatch) -> None:
 
     config = env_database("DATABASE_URL", default=SQLITE)
 
-    assert config["ENGINE"] == "scorekeeper.postgresql"
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    # psycopg's pool holds the connections (Django keeps none of its own: the pool refuses
+    # persistent connections), checked as they are handed out; server-side binding with
+    # statements prepared once they recur.
+    assert config["CONN_MAX_AGE"] == 0 and config["CONN_HEALTH_CHECKS"] is True
+    options = config["OPTIONS"]
+    assert options["server_side_binding"] is True
+    assert options["prepare_threshold"] == 5
+    assert options["pool"] == {"min_size": 1, "max_size": 20}
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("scores", "ann", "secret")
     assert (config["HOST"], config["PORT"]) == ("db.example", 5433)
 

@@ -5,8 +5,9 @@ the session read takes about half a millisecond of Python each, every request, f
 that never changes. Here each model's column list and converters are worked out once per
 process (``columns``), the SQL is put together from them (a few string joins), the rows
 are turned into model instances with the same converters the ORM applies
-(``Model.from_db``), and on PostgreSQL the statements are prepared, so the server plans
-them once per connection too (``scorekeeper.postgresql``).
+(``Model.from_db``). On PostgreSQL, psycopg prepares them once a connection has sent
+them a few times (the database's options in ``scorekeeper.settings``), so the server
+plans them once per connection too.
 
 Only for reads whose shape is fixed: the device token with its user, alone or with the
 session a deal is recorded into (``games.services.deal_write``). Everything else uses the
@@ -22,13 +23,6 @@ from django.db import connection
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
-
-
-def prepared_cursor() -> Any:
-    """A cursor whose statements PostgreSQL prepares (``scorekeeper.postgresql``); a
-    plain cursor on another database or backend."""
-    prepared = getattr(connection, "prepared_cursor", None)
-    return prepared() if prepared is not None else connection.cursor()
 
 
 def quoted(model: type[Model]) -> str:

@@ -73,8 +73,8 @@ class DeviceToken(models.Model):
     @classmethod
     def for_key(cls, key: str) -> DeviceToken | None:
         """The token whose key this is, with its user; None for no token's key. Every API
-        request asks: one prepared statement, without the ORM (``games.lib.hot_sql``)."""
-        with hot_sql.prepared_cursor() as cursor:
+        request asks: one statement, without the ORM (``games.lib.hot_sql``)."""
+        with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT {token_columns()} FROM {token_join()} WHERE {by_key()}", [key_hash(key)]
             )

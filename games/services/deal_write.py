@@ -1,39 +1,27 @@
-"""Recording a deal in few database round trips (issue 18).
+"""What recording a deal reads before it writes, in few round trips (issue 18).
 
-A deal needs its session's seats and its group's pair stakes before it is scored, and then
-three writes: the session's next number, the deal, its ledger rows. Done one by one that is
-a transaction of six statements. Here:
-
-- the seats and stakes come in the same query as the session itself
-  (``with_deal_table``: JSON columns added to the view's query; ``session_for_deal``), or
-  in one plain query when the session was read without them (``deal_table``); through the
-  API with a device token, the session comes in the same statement as the token that
-  signs the request in (``token_and_session``), so reading is one round trip;
-- on PostgreSQL the three writes are one statement (``insert_at_once``): a data-modifying
-  ``WITH`` that bumps ``last_deal_number`` (locking the session row, so concurrent entries
-  still queue), inserts the deal under that number and its ledger rows under the new id.
-  One statement is its own transaction: no BEGIN, COMMIT or savepoint is sent. An
-  idempotency key already used makes the insert fail on the unique (session, key)
-  constraint, which undoes the whole statement; a closed session inserts nothing. Either
-  way the caller takes the long path (``games.services.deals``), which says why, exactly
-  as before.
+A deal needs its session's seats and its group's pair stakes before it is scored. They
+come in the same query as the session itself (``with_deal_table``: JSON columns added to
+the view's query; ``session_for_deal``), or in one plain query when the session was read
+without them (``deal_table``); through the API with a device token, the session comes in
+the same statement as the token that signs the request in (``token_and_session``), so
+reading is one round trip. The deal is then scored once and written by the ORM, in one
+transaction (``games.services.deals``).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Field, QuerySet, TextField
+from django.db import connection
+from django.db.models import QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
 from games.engine import ScoreError
-from games.engine.games import GAMES
 from games.lib import hot_sql
 from games.models import (
     Deal,
@@ -108,7 +96,7 @@ _BIGGEST_ID = 2**63 - 1
 def session_for_deal(user: User, session_pk: int) -> Session | None:
     """The session a deal is about to be recorded into, None unless ``user`` belongs to
     its group: with its group, the user's role (``viewer_role``) and ``with_deal_table``'s
-    columns, as the ORM would read them, in one prepared statement written from the
+    columns, as the ORM would read them, in one statement written from the
     models' column lists (``games.lib.hot_sql``: compiling the same query with the ORM costs
     more than running it).
     """
@@ -119,7 +107,7 @@ def session_for_deal(user: User, session_pk: int) -> Session | None:
         f"SELECT {_session_columns()} FROM {_session_join()}"
         f" AND {members}.user_id = %s WHERE {sessions}.id = %s"
     )
-    with hot_sql.prepared_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(sql, [user.pk, session_pk])
         row = cursor.fetchone()
     return None if row is None else _session_from(row)
@@ -127,7 +115,7 @@ def session_for_deal(user: User, session_pk: int) -> Session | None:
 
 def token_and_session(key: str, session_pk: int) -> tuple[DeviceToken | None, Session | None]:
     """``DeviceToken.for_key(key)`` and, when there is such a token,
-    ``session_for_deal(token.user, session_pk)``, in one prepared statement: the two reads
+    ``session_for_deal(token.user, session_pk)``, in one statement: the two reads
     recording a deal through the API begins with, in one round trip instead of two."""
     if not 0 < session_pk <= _BIGGEST_ID:
         return DeviceToken.for_key(key), None
@@ -141,7 +129,7 @@ def token_and_session(key: str, session_pk: int) -> tuple[DeviceToken | None, Se
         f" ON {members}.user_id = {tokens}.{user_id} AND {sessions}.id = %s"
         f" WHERE {by_key()}"
     )
-    with hot_sql.prepared_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(sql, [session_pk, key_hash(key)])
         row = cursor.fetchone()
     if row is None:
@@ -229,109 +217,6 @@ def _read_table(session: Session) -> tuple[list[Any], list[Any], list[Any] | Non
     stakes = [(a, b, m) for seat, name, a, b, m in rows if seat is None and name is None]
     last = next(([n, d] for seat, name, n, d, _ in rows if seat is None and name), None)
     return seats, stakes, last
-
-
-def at_once(session: Session) -> bool:
-    """Whether the session's next deal can be recorded in one statement: on PostgreSQL,
-    unless recording it reads the earlier deals (who is in fantasy land, open-face; or
-    whether a loss reached the target score, Big Two)."""
-    game = GAMES[session.game]
-    target = "target_score" in game.options and session.target_score is not None
-    return connection.vendor == "postgresql" and not (game.has_fantasyland or target)
-
-
-def insert_at_once(
-    session: Session,
-    by: User,
-    *,
-    request: Mapping[str, Any],
-    result: Mapping[str, Any],
-    tally: Any,
-    idempotency_key: str | None,
-    fingerprint: str | None,
-    ledger: list[LedgerEntry],
-    dealer: int | None = None,
-) -> Deal | None:
-    """The deal stored under the session's next number with its ledger rows, in one
-    statement (PostgreSQL); None when nothing was stored (another database, a closed
-    session, an idempotency key already used, a race lost): the caller then takes the long
-    path, which tells which."""
-    if connection.vendor != "postgresql":
-        return None
-    deal = Deal(
-        session=session,
-        number=0,
-        request=request,
-        rules=session.rules,
-        result=result,
-        tally=tally,
-        idempotency_key=idempotency_key,
-        idempotency_fingerprint=fingerprint,
-        dealer=dealer,
-        created_by=by,
-    )
-    sql, fields = _insert_sql()
-    params = [field.get_db_prep_save(field.pre_save(deal, True), connection) for field in fields]
-    arrays = [
-        [entry.player_a_id for entry in ledger],
-        [entry.player_b_id for entry in ledger],
-        [entry.units for entry in ledger],
-        [entry.money for entry in ledger],
-    ]
-    # Plain strings: the statement binds on the server, where an enum would be sent by name.
-    open_, kind = str(Session.Status.OPEN.value), str(LedgerEntry.Kind.DEAL.value)
-    params = [session.pk, open_, *params, kind, *arrays]
-    try:
-        if connection.in_atomic_block:  # (a test's transaction): a failure must not end it
-            with transaction.atomic():
-                row = _execute(sql, params)
-        else:  # one statement, its own transaction
-            row = _execute(sql, params)
-    except IntegrityError:
-        return None
-    if row is None:
-        return None
-    deal.pk, deal.number = int(row[0]), int(row[1])
-    deal._state.adding = False
-    deal._state.db = connection.alias
-    return deal
-
-
-@functools.cache
-def _insert_sql() -> tuple[str, list[Field[Any, Any]]]:
-    """``insert_at_once``'s statement (PostgreSQL's), made once, and the deal's fields
-    whose values it takes, in order."""
-    columns, values, fields = [], [], []
-    for field in Deal._meta.local_concrete_fields:
-        if field.primary_key:
-            continue
-        columns.append(connection.ops.quote_name(str(field.column)))
-        if field.attname == "number":
-            values.append("num.last_deal_number")
-            continue
-        values.append(f"CAST(%s AS {field.db_type(connection)})")
-        fields.append(field)
-    kinds = {f.attname: f.db_type(connection) for f in LedgerEntry._meta.local_concrete_fields}
-    sql = (
-        f"WITH num AS (UPDATE {_quoted(Session)} SET last_deal_number = last_deal_number + 1"
-        " WHERE id = %s AND status = %s RETURNING last_deal_number),"
-        f" deal AS (INSERT INTO {_quoted(Deal)} ({', '.join(columns)})"
-        f" SELECT {', '.join(values)} FROM num RETURNING id, number),"
-        f" ledger AS (INSERT INTO {_quoted(LedgerEntry)}"
-        " (kind, deal_id, player_a_id, player_b_id, units, money)"
-        " SELECT %s, deal.id, l.a, l.b, l.u, l.m FROM deal, unnest("
-        f"CAST(%s AS {kinds['player_a_id']}[]), CAST(%s AS {kinds['player_b_id']}[]),"
-        f" CAST(%s AS {kinds['units']}[]), CAST(%s AS {kinds['money']}[])) AS l(a, b, u, m))"
-        " SELECT id, number FROM deal"
-    )
-    return sql, fields
-
-
-def _execute(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
-    with hot_sql.prepared_cursor() as cursor:
-        cursor.execute(sql, params)
-        row: tuple[Any, ...] | None = cursor.fetchone()
-    return row
 
 
 _LEDGER_FIELD = LedgerEntry._meta.get_field("money")

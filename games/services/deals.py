@@ -31,13 +31,7 @@ from games.errors import (
 from games.live.push import announce
 from games.models import Deal, DealRevision, LedgerEntry, Session
 from games.permissions import require_member, require_owner
-from games.services.deal_write import (
-    DealTable,
-    at_once,
-    deal_table,
-    insert_at_once,
-    ledger_amount,
-)
+from games.services.deal_write import DealTable, deal_table, ledger_amount
 from games.services.dealers import deal_dealer, dealer_name, dealer_seat, seat_numbers
 from games.services.reasons import checked_reason
 from games.services.reviews import review_after_commit
@@ -91,8 +85,7 @@ def record_or_replay(
     dealer: str | None = None,
 ) -> Recorded:
     """``record_deal``, also telling whether this call recorded the deal or replayed it."""
-    group = session.group
-    require_member(by, group)
+    require_member(by, session.group)
     _check_shape(request_players)
     sent = None if idempotency_key is None else _checked_key(idempotency_key, request_players)
     # A session's game, rules and seats never change once it starts, and a stake applies
@@ -100,13 +93,16 @@ def record_or_replay(
     # as briefly as possible. So is the previous deal's dealer: two deals entered at the
     # same moment may be given the same default dealer (which an edit corrects).
     table = deal_table(session)
-    seated, pair_stakes = table.seated, table.pair_stakes
     dealt_by = deal_dealer(table, request_players, dealer)
-    if at_once(session):
-        deal = _record_at_once(session, table, request_players, by, idempotency_key, sent, dealt_by)
-        if deal is not None:
-            deal.__dict__["dealer_name"] = dealer_name(dealt_by, table.seats)
-            return Recorded(deal, created=True)
+    # A deal that needs nothing of the earlier deals (no fantasy land) is also scored before
+    # the lock; a refusal waits until the key and the session have been checked, so that a
+    # retry is still replayed and a closed session still said to be closed first.
+    early: Prepared | ScoreError | None = None
+    if not GAMES[session.game].has_fantasyland:
+        try:
+            early = _prepare(session, table, request_players, {})
+        except ScoreError as refused:
+            early = refused
     try:
         with transaction.atomic():
             number = _next_deal_number(session)
@@ -116,27 +112,24 @@ def record_or_replay(
                     raise _Replayed(_replayed(existing, sent))
             if number is None:
                 raise SessionClosed(f"session {session.pk} is closed: no more deals")
-            has_fantasyland = GAMES[session.game].has_fantasyland
-            fantasy = fantasyland(session, seated) if has_fantasyland else {}
-            if not session.rules.get("progressive"):  # the number dealt is always the same
-                fantasy = dict.fromkeys(fantasy, True)
-            players = _checked_players(request_players, seated, fantasy)
-            stakes = _stakes(group.unit_value, pair_stakes, playing(players).players, seated)
-            request = {"players": players, "stakes": stakes}
-            result = score_playing({"rules": session.rules, **request})
+            if isinstance(early, ScoreError):
+                raise early
+            prepared = early or _prepare(session, table, request_players, _fantasy(session, table))
             deal = Deal.objects.create(
                 session=session,
                 number=number,
-                request=request,
+                request=prepared.request,
                 rules=session.rules,
-                result=result,
-                tally=tally(result),
+                result=prepared.result,
+                tally=prepared.tally,
                 idempotency_key=idempotency_key,
                 idempotency_fingerprint=sent,
                 dealer=dealt_by,
                 created_by=by,
             )
-            _write_ledger(deal, result, seated)
+            for entry in prepared.ledger:
+                entry.deal = deal
+            LedgerEntry.objects.bulk_create(prepared.ledger)
             close_at_target(session)
             review_after_commit(deal)
             announce(session.pk)
@@ -145,6 +138,41 @@ def record_or_replay(
     session.last_deal_number = number
     deal.__dict__["dealer_name"] = dealer_name(dealt_by, table.seats)
     return Recorded(deal, created=True)
+
+
+class Prepared(NamedTuple):
+    """A deal ready to be stored: everything it needs worked out once, before the write."""
+
+    request: dict[str, Any]  # the players as stored and the stakes among them
+    result: dict[str, Any]  # the engine's
+    tally: Any  # its tally
+    ledger: list[LedgerEntry]  # one row per pair, unsaved, their deal still to be set
+
+
+def _prepare(
+    session: Session,
+    table: DealTable,
+    request_players: Sequence[Mapping[str, Any]],
+    fantasy: Mapping[str, int],
+) -> Prepared:
+    """The deal scored under the session's rules with its ledger rows; ScoreError when
+    the engine refuses it or the ledger could not keep an amount exactly."""
+    players = _checked_players(request_players, table.seated, fantasy)
+    stakes = _stakes(
+        session.group.unit_value, table.pair_stakes, playing(players).players, table.seated
+    )
+    request = {"players": players, "stakes": stakes}
+    result = score_playing({"rules": session.rules, **request})
+    return Prepared(request, result, tally(result), ledger_entries(Deal(), result, table.seated))
+
+
+def _fantasy(session: Session, table: DealTable) -> dict[str, int]:
+    """Who plays this deal from fantasy land (open-face), from the earlier deals: read
+    while the session is locked, so that the deal committed just before counts."""
+    fantasy = fantasyland(session, table.seated)
+    if not session.rules.get("progressive"):  # the number dealt is always the same
+        fantasy = dict.fromkeys(fantasy, True)
+    return fantasy
 
 
 def _check_shape(request_players: object) -> None:
@@ -179,45 +207,6 @@ def _replayed(existing: Deal, sent: str | None) -> Deal:
         KEY_FIELD,
         existing.number,
     )
-
-
-def _record_at_once(
-    session: Session,
-    table: DealTable,
-    request_players: Sequence[Mapping[str, Any]],
-    by: User,
-    idempotency_key: str | None,
-    sent: str | None,
-    dealer: int,
-) -> Deal | None:
-    """The deal recorded in one statement (``deal_write.insert_at_once``), or None when
-    the long path must run: it refuses a closed session, replays a key already used and
-    reports a deal the engine refuses in the order it always has."""
-    seated, pair_stakes = table.seated, table.pair_stakes
-    try:
-        players = _checked_players(request_players, seated, {})
-        stakes = _stakes(session.group.unit_value, pair_stakes, playing(players).players, seated)
-        request = {"players": players, "stakes": stakes}
-        result = score_playing({"rules": session.rules, **request})
-        ledger = ledger_entries(Deal(), result, seated)
-    except ScoreError:
-        return None
-    deal = insert_at_once(
-        session,
-        by,
-        request=request,
-        result=result,
-        tally=tally(result),
-        idempotency_key=idempotency_key,
-        fingerprint=sent,
-        ledger=ledger,
-        dealer=dealer,
-    )
-    if deal is not None:
-        session.last_deal_number = deal.number
-        review_after_commit(deal)
-        announce(session.pk)
-    return deal
 
 
 class _Replayed(Exception):
@@ -425,6 +414,7 @@ def _stakes(
 
 
 def _write_ledger(deal: Deal, result: Mapping[str, Any], seated: Mapping[str, int]) -> None:
+    """The ledger rows of a deal edited or restored."""
     LedgerEntry.objects.bulk_create(ledger_entries(deal, result, seated))
 
 

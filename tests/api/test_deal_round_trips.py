@@ -1,10 +1,10 @@
 """Recording a deal costs few database round trips (issue 18).
 
 Counted with Django's CaptureQueriesContext, which logs every statement the request sends,
-BEGIN, COMMIT and SAVEPOINT included (Django logs those too). The connection's health check
-sends nothing on a sound connection (scorekeeper.postgresql; tests/deploy/
-test_postgres_backend.py). Not counted: a device token's ``last_used`` (written at most
-once a minute per token: the warm-up request takes it).
+BEGIN, COMMIT and SAVEPOINT included (Django logs those too). Not counted: the empty query
+psycopg's pool checks a connection with as it hands it out (below Django; tests/deploy/
+test_postgres_options.py), and a device token's ``last_used`` (written at most once a
+minute per token: the warm-up request takes it).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from tests.api.conftest import API
 from tests.services.hands import deal
 
 POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
-TRANSACTION_WORDS = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
 @pytest.fixture
@@ -56,11 +55,11 @@ def counted(client: APIClient, session: Session, players: list[Any], key: str | 
     return answer, [q["sql"] for q in queries.captured_queries]
 
 
-@pytest.mark.skipif(not POSTGRES, reason="the single-statement write is PostgreSQL's")
+@pytest.mark.skipif(not POSTGRES, reason="the joint read of the token and session is PostgreSQL's")
 @pytest.mark.django_db(transaction=True)  # autocommit, as a server runs
 @override_settings(CELERY_TASK_ALWAYS_EAGER=False)
 @pytest.mark.parametrize("key", [None, "phone-1:7"])
-def test_recording_a_deal_takes_two_round_trips_on_postgresql(
+def test_recording_a_deal_takes_one_read_and_one_transaction_on_postgresql(
     as_bob: APIClient,
     session: Session,
     group: Group,
@@ -74,11 +73,17 @@ def test_recording_a_deal_takes_two_round_trips_on_postgresql(
     answer, sql = counted(as_bob, session, four(), key)
 
     # The token (with its user) and the session (with the role, seats and stakes) in one
-    # statement; the write.
-    assert len(sql) == 2, sql
+    # statement; then one transaction: the next number (locking the session), the key's
+    # deal when a key is sent, the deal, its ledger rows (one statement for all six).
+    words = [s.split(None, 1)[0].upper() for s in sql]
+    read, *write = words
+    writes = ["BEGIN", "UPDATE", *(["SELECT"] if key else []), "INSERT", "INSERT", "COMMIT"]
+    assert (read, write) == ("SELECT", writes), sql
+    assert len(sql) == (7 if key else 6)
     assert "games_devicetoken" in sql[0] and "games_membership" in sql[0]
-    assert sql[1].startswith("WITH num AS")
-    assert not any(s.lstrip().upper().startswith(TRANSACTION_WORDS) for s in sql)
+    assert sql[-3].startswith('INSERT INTO "games_deal"')
+    assert sql[-2].startswith('INSERT INTO "games_ledgerentry"')
+    assert not any(s.upper().startswith(("SAVEPOINT", "ROLLBACK")) for s in words)
     body = answer.json()
     assert body["number"] == 2
     # The review went to the broker once the response was closed, not before.
@@ -102,15 +107,15 @@ def test_recording_a_deal_takes_two_round_trips_on_postgresql(
 @pytest.mark.django_db(transaction=True)
 @override_settings(CELERY_TASK_ALWAYS_EAGER=False)
 def test_round_trips_on_any_database(as_bob: APIClient, session: Session, sent: list[int]) -> None:
-    """SQLite has no data-modifying WITH: the writes are a transaction of their own."""
+    """The same read and transaction on any database."""
     post(as_bob, session, four())
     _, sql = counted(as_bob, session, four(), "k")
-    assert len(sql) <= (2 if POSTGRES else 7), sql
+    assert len(sql) <= 7, sql
 
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(CELERY_TASK_ALWAYS_EAGER=False)
-def test_the_short_path_keeps_idempotency_and_refusals(
+def test_the_write_keeps_idempotency_and_refusals(
     as_bob: APIClient, session: Session, alice: Any, sent: list[int]
 ) -> None:
     first = post(as_bob, session, four(), "same")
