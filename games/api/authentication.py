@@ -12,7 +12,7 @@ from rest_framework.authentication import TokenAuthentication
 
 from games.models import Session
 from games.models.accounts import DeviceToken
-from games.services.deal_write import token_and_session
+from games.services.deal_reads import token_and_session
 
 
 class DeviceTokenAuthentication(TokenAuthentication):

@@ -30,7 +30,7 @@ from games.api.groups import current_user, member_groups, validated
 from games.errors import ServiceError
 from games.models import Deal, DealRevision, Player, Session, SessionSeat
 from games.permissions import remember_role
-from games.services.deal_write import session_for_deal
+from games.services.deal_reads import session_for_deal
 from games.services.names import same_as
 
 IDEMPOTENCY_HEADER = OpenApiParameter(

@@ -10,7 +10,7 @@ them a few times (the database's options in ``scorekeeper.settings``), so the se
 plans them once per connection too.
 
 Only for reads whose shape is fixed: the device token with its user, alone or with the
-session a deal is recorded into (``games.services.deal_write``). Everything else uses the
+session a deal is recorded into (``games.services.deal_reads``). Everything else uses the
 ORM.
 """
 

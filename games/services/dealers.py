@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from games.dealing import dealer_name, next_dealer
 from games.errors import ServiceError
 from games.models import Session
-from games.services.deal_write import DealTable
+from games.services.deal_reads import DealTable
 from games.sitting_out import is_sat_out
 
 DEALER_FIELD = "dealer"

@@ -31,7 +31,7 @@ from games.errors import (
 from games.live.push import announce
 from games.models import Deal, DealRevision, LedgerEntry, Session
 from games.permissions import require_member, require_owner
-from games.services.deal_write import DealTable, deal_table, ledger_amount
+from games.services.deal_reads import DealTable, deal_table, ledger_amount
 from games.services.dealers import deal_dealer, dealer_name, dealer_seat, seat_numbers
 from games.services.reasons import checked_reason
 from games.services.reviews import review_after_commit

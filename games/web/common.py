@@ -13,7 +13,7 @@ from games.engine import Rules
 from games.errors import ServiceError
 from games.models import Group, Membership, Player, Session
 from games.permissions import NotAllowed, remember_role, role_of
-from games.services.deal_write import names_read_with, with_deal_table
+from games.services.deal_reads import names_read_with, with_deal_table
 
 
 def user_of(request: HttpRequest) -> User:

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Group, Player, Session
 from games.models.accounts import DeviceToken
-from games.services.deal_write import session_for_deal, token_and_session, with_deal_table
+from games.services.deal_reads import session_for_deal, token_and_session, with_deal_table
 from tests.api.conftest import API
 from tests.services.hands import deal
 

@@ -1,4 +1,4 @@
-"""What recording a deal reads before it writes, in few round trips (issue 18).
+"""What recording a deal reads before it writes, in few round trips.
 
 A deal needs its session's seats and its group's pair stakes before it is scored. They
 come in the same query as the session itself (``with_deal_table``: JSON columns added to
