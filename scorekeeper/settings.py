@@ -2,117 +2,31 @@
 
 Development works with no environment at all (SQLite in the checkout, Celery tasks run
 eagerly in the web process). Everything else comes from environment variables, read by the
-helpers below, which reject a malformed value with ImproperlyConfigured naming the variable
-instead of guessing. An empty variable counts as unset.
+helpers of ``scorekeeper.env``, which reject a malformed value with ImproperlyConfigured
+naming the variable instead of guessing. An empty variable counts as unset. The settings
+read top to bottom: the basics, the database, the pages, the API, the background tasks,
+then production's hardening, the caches and the live table, logins, mail, limits and logs.
 """
 
-import os
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from scorekeeper.env import (
+    BROKER_SCHEMES,
+    env_bool,
+    env_database,
+    env_int,
+    env_list,
+    env_rate,
+    env_required,
+    env_str,
+    env_url,
+)
 from scorekeeper.hosts import PRIVATE_NETWORK
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
-DATABASE_SCHEMES = frozenset({"sqlite", "postgres", "postgresql", "pgsql"})
-BROKER_SCHEMES = frozenset({"redis", "rediss", "amqp", "amqps", "memory"})
-
-
-def env_str(name: str) -> str | None:
-    """The variable's value with surrounding blanks removed, or None when unset or empty."""
-    value = os.environ.get(name, "").strip()
-    return value or None
-
-
-def env_required(name: str, why: str) -> str:
-    """The variable's value; ImproperlyConfigured (saying why it is needed) when unset."""
-    value = env_str(name)
-    if value is None:
-        raise ImproperlyConfigured(f"{name} must be set {why}.")
-    return value
-
-
-def env_bool(name: str, default: bool) -> bool:
-    """A boolean spelled 1/0, true/false, yes/no or on/off (any case)."""
-    value = env_str(name)
-    if value is None:
-        return default
-    if value.lower() in _TRUE:
-        return True
-    if value.lower() in _FALSE:
-        return False
-    raise ImproperlyConfigured(
-        f"{name}={value!r} is not a boolean: use 1/0, true/false, yes/no or on/off."
-    )
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    """A comma-separated list; blanks around items are dropped, empty items rejected."""
-    value = env_str(name)
-    if value is None:
-        return list(default)
-    items = [item.strip() for item in value.split(",")]
-    if not all(items):
-        raise ImproperlyConfigured(f"{name}={value!r} has an empty item in its comma list.")
-    return items
-
-
-def env_url(name: str, schemes: frozenset[str]) -> str | None:
-    """A URL whose scheme is one of `schemes`, or None when unset."""
-    value = env_str(name)
-    if value is None:
-        return None
-    scheme = urlsplit(value).scheme
-    if scheme not in schemes:
-        raise ImproperlyConfigured(
-            f"{name} has the unsupported scheme {scheme + '://' if scheme else '(none)'};"
-            f" use one of: {', '.join(sorted(schemes))}."
-        )
-    return value
-
-
-# PostgreSQL through Django's own backend, with two of its options (docs/operations.md):
-# psycopg's pool, which hands each request a connection it has just checked (a connection
-# the server ended is replaced before a request uses it), and server-side binding, psycopg
-# preparing a statement once a connection has sent it PREPARE_THRESHOLD times (the ones
-# every deal sends, and every other one that recurs). A process opens connections as its
-# threads need them at once: one for a gunicorn worker, up to ASGI_MAX_REQUESTS and a
-# few more for Daphne; the pool's maximum is only a ceiling.
-PREPARE_THRESHOLD = 5
-POOL = {"min_size": 1, "max_size": 20}
-
-
-def env_database(name: str, default: dict[str, Any]) -> dict[str, Any]:
-    """A Django DATABASES entry from a database URL (SQLite or PostgreSQL only)."""
-    url = env_url(name, DATABASE_SCHEMES)
-    if url is None:
-        return default
-    try:
-        config: dict[str, Any] = dict(
-            dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
-        )
-    except ValueError as exc:
-        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from exc
-    if not config.get("NAME"):
-        raise ImproperlyConfigured(f"{name} names no database (the path after the host).")
-    if config["ENGINE"] == "django.db.backends.postgresql":
-        # The pool keeps the connections: Django must not keep one of its own as well.
-        config["CONN_MAX_AGE"] = 0
-        config["OPTIONS"] = {
-            **config.get("OPTIONS", {}),
-            "server_side_binding": True,
-            "prepare_threshold": PREPARE_THRESHOLD,
-            "pool": dict(POOL),
-        }
-    return config
-
 
 DEBUG = env_bool("DEBUG", default=True)
 
@@ -153,7 +67,19 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz answers first, before the host check and the HTTPS redirect, so a load
+    # balancer or Docker can probe it over plain HTTP by any address (games.lib.health);
+    # then one JSON log line per request (scorekeeper.logging).
+    "games.lib.health.HealthCheckMiddleware",
+    "scorekeeper.logging.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header (django-csp, with scorekeeper.csp's additions).
+    "scorekeeper.csp.ContentSecurityPolicyMiddleware",
+    # The static files, before anything reads a session.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE answers 413 before anything reads it, in the
+    # API's error shape on /api/ (games.api.limits).
+    "games.api.limits.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the cookie set by the switcher, then Accept-Language (after sessions,
     # before CommonMiddleware); a signed-in user's stored choice wins (games.languages).
@@ -164,6 +90,10 @@ MIDDLEWARE = [
     "games.languages.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Turns a locked-out login into its 429 answer (django-axes; games.lib.lockout).
+    "axes.middleware.AxesMiddleware",
+    # A database that does not answer gives 503 and Retry-After rather than a bare 500.
+    "games.lib.health.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -199,6 +129,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
     )
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer (restarting, unreachable) fails a request in
+    # seconds instead of holding a web worker until the operating system gives up: the
+    # connection's own attempt, and the wait for the pool to hand one out.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", default=5))
+    if isinstance(_options.get("pool"), dict):
+        _options["pool"].setdefault("timeout", _options["connect_timeout"])
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -290,58 +229,6 @@ CELERY_TASK_IGNORE_RESULT = True
 # Everything below is read from the environment and changes nothing in development (no
 # environment): tests and `make run` need no collectstatic and no Redis. With DEBUG off,
 # `manage.py check --deploy --fail-level WARNING` passes on the defaults.
-
-
-def env_int(name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int:
-    """A whole number of at least ``minimum`` (zero unless told) and at most ``maximum``."""
-    value = env_str(name)
-    if value is None:
-        return default
-    bounds = f"{minimum} or more" if maximum is None else f"from {minimum} to {maximum}"
-    if not value.isdigit() or not minimum <= int(value) <= (maximum or int(value)):
-        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number ({bounds}).")
-    return int(value)
-
-
-RATE_PERIODS = {"second": "s", "minute": "m", "hour": "h", "day": "d"}
-
-
-def env_rate(name: str, default: str) -> str | None:
-    """A request rate for a DRF throttle: ``N/second``, ``N/minute``, ``N/hour`` or
-    ``N/day`` (or ``N/s``, ``N/min``, ``N/m``, ``N/h``, ``N/d``), N at least 1; ``off``
-    for no throttle (None). Answered as ``N/unit``."""
-    value = env_str(name) or default
-    if value.lower() == "off":
-        return None
-    number, _, period = value.lower().partition("/")
-    unit = RATE_PERIODS.get(period) or ("m" if period == "min" else period)
-    if not number.isdigit() or int(number) < 1 or unit not in RATE_PERIODS.values():
-        raise ImproperlyConfigured(
-            f"{name}={value!r} is not a rate: use N/second, N/minute, N/hour or N/day"
-            " (N at least 1), or off."
-        )
-    return f"{int(number)}/{unit}"
-
-
-# /healthz answers first, before the host check and the HTTPS redirect, so a load balancer
-# or Docker can probe it over plain HTTP by any address; then one JSON log line per request.
-# WhiteNoise serves the static files right after SecurityMiddleware.
-MIDDLEWARE.insert(0, "games.lib.health.HealthCheckMiddleware")
-MIDDLEWARE.insert(1, "scorekeeper.logging.RequestLogMiddleware")
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-)
-# A body over DATA_UPLOAD_MAX_MEMORY_SIZE answers 413 before anything reads it, in the
-# API's error shape on /api/ (games.api.limits).
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
-    "games.api.limits.BodyLimitMiddleware",
-)
-# Turns a locked-out login into its 429 answer (django-axes; games.lib.lockout).
-MIDDLEWARE.append("axes.middleware.AxesMiddleware")
-# A database that does not answer gives 503 and Retry-After rather than a bare 500.
-MIDDLEWARE.append("games.lib.health.DatabaseUnavailableMiddleware")
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -547,15 +434,6 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # hands counts towards the visibility timeout too, and would be handed to a second one.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A database that does not answer (restarting, unreachable) fails a request in
-    # seconds instead of holding a web worker until the operating system gives up: the
-    # connection's own attempt, and the wait for the pool to hand one out.
-    _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", default=5))
-    if isinstance(_options.get("pool"), dict):
-        _options["pool"].setdefault("timeout", _options["connect_timeout"])
-
 # --- Content-Security-Policy (django-csp, scorekeeper.csp; docs/operations.md) ----------
 # Every answer says where its page may load from: scripts, styles, images, fonts and
 # requests from this site only; no inline script, no plugin (object), no framing by any
@@ -587,7 +465,3 @@ CONTENT_SECURITY_POLICY_ADDITIONS = {
     "/api-auth/": {"style-src": ["'unsafe-inline'"]},
     "/api/docs/": {"style-src": ["'unsafe-inline'"], "img-src": ["data:"]},
 }
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-    "scorekeeper.csp.ContentSecurityPolicyMiddleware",
-)

@@ -4,7 +4,7 @@ import pytest
 from kombu import Connection
 from kombu.exceptions import OperationalError
 
-from scorekeeper.settings import env_bool, env_str
+from scorekeeper.env import env_bool, env_str
 
 
 def skip_or_fail(reason: str) -> NoReturn:

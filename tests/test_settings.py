@@ -9,8 +9,7 @@ from django.core.exceptions import ImproperlyConfigured
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.hosts import PRIVATE_NETWORK, is_local_host
-from scorekeeper.settings import (
+from scorekeeper.env import (
     BROKER_SCHEMES,
     env_bool,
     env_database,
@@ -19,6 +18,7 @@ from scorekeeper.settings import (
     env_rate,
     env_url,
 )
+from scorekeeper.hosts import PRIVATE_NETWORK, is_local_host
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS_VARIABLES = (
