@@ -1,3 +1,4 @@
+import os
 from typing import NoReturn
 
 import pytest
@@ -12,6 +13,13 @@ def skip_or_fail(reason: str) -> NoReturn:
     if env_bool("REQUIRE_SERVICES", default=False):
         pytest.fail(f"{reason} (REQUIRE_SERVICES is set)")
     pytest.skip(reason)
+
+
+def xdist_worker() -> str:
+    """This process's pytest-xdist worker ("gw0", "gw1", ...; `make test` runs several at
+    once), or "main" in a run without workers. Names kept in a service every worker shares
+    (Redis keys, channel-layer groups) carry it, so that one worker never hears another's."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
 @pytest.fixture
