@@ -1,4 +1,6 @@
 import os
+from collections.abc import Iterator
+from pathlib import Path
 from typing import NoReturn
 
 import pytest
@@ -32,6 +34,18 @@ def broker_url() -> str:
         except (OSError, OperationalError) as exc:
             skip_or_fail(f"no broker at {url}: {exc}")
     return url
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _media_root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Files the tests store (PDFs, uploaded imports) go to a folder of this run's and this
+    worker's own, never to the checkout's media/ that every worker would share. The PDF
+    tests go further: a folder per test (tests/pdf/conftest.py)."""
+    from django.test.utils import override_settings
+
+    root = tmp_path_factory.mktemp("media")
+    with override_settings(MEDIA_ROOT=root):
+        yield root
 
 
 @pytest.fixture(autouse=True)
