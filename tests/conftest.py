@@ -48,6 +48,17 @@ def _media_root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield root
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher() -> Iterator[None]:
+    """Passwords hashed with one quick round instead of PBKDF2's million: the tests sign in
+    and fail logins by the hundred (the login throttle alone took minutes), and none of them
+    is about the hasher. Production keeps Django's default list."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Every test starts with an empty cache: login failures counted by one test (the
