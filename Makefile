@@ -23,8 +23,10 @@ run: venv
 	$(PY) manage.py migrate
 	$(PY) manage.py runserver 0.0.0.0:8000
 
+# The tests run on every core (pytest-xdist), each worker with a test database of its own;
+# tests marked xdist_group (a server or Redis state they share) stay on one worker.
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 lint: venv
 	$(BIN)/ruff check .

@@ -1,3 +1,6 @@
+import os
+from collections.abc import Iterator
+from pathlib import Path
 from typing import NoReturn
 
 import pytest
@@ -14,6 +17,13 @@ def skip_or_fail(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
+def xdist_worker() -> str:
+    """This process's pytest-xdist worker ("gw0", "gw1", ...; `make test` runs several at
+    once), or "main" in a run without workers. Names kept in a service every worker shares
+    (Redis keys, channel-layer groups) carry it, so that one worker never hears another's."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
 @pytest.fixture
 def broker_url() -> str:
     """A reachable message broker: CELERY_BROKER_URL when set, else the local Redis."""
@@ -24,6 +34,29 @@ def broker_url() -> str:
         except (OSError, OperationalError) as exc:
             skip_or_fail(f"no broker at {url}: {exc}")
     return url
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _media_root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Files the tests store (PDFs, uploaded imports) go to a folder of this run's and this
+    worker's own, never to the checkout's media/ that every worker would share. The PDF
+    tests go further: a folder per test (tests/pdf/conftest.py)."""
+    from django.test.utils import override_settings
+
+    root = tmp_path_factory.mktemp("media")
+    with override_settings(MEDIA_ROOT=root):
+        yield root
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher() -> Iterator[None]:
+    """Passwords hashed with one quick round instead of PBKDF2's million: the tests sign in
+    and fail logins by the hundred (the login throttle alone took minutes), and none of them
+    is about the hasher. Production keeps Django's default list."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)

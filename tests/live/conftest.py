@@ -2,12 +2,15 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import skip_or_fail
+from tests.conftest import skip_or_fail, xdist_worker
 from tests.services.conftest import ann_user, bob_user, group, players, session, stranger
 
 __all__ = ["ann_user", "bob_user", "group", "players", "session", "stranger"]
 
 REDIS = "redis://127.0.0.1:6379/5"
+# Each test database numbers its sessions from 1, so two workers would follow the same
+# groups ("session-1"): every worker keeps its groups under a prefix of its own.
+PREFIX = f"scorekeeper-test-live-{xdist_worker()}"
 
 
 def use_redis_layer(settings: Any) -> None:
@@ -22,7 +25,7 @@ def use_redis_layer(settings: Any) -> None:
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS], "prefix": "scorekeeper-test-live", "capacity": 2000},
+            "CONFIG": {"hosts": [REDIS], "prefix": PREFIX, "capacity": 2000},
         }
     }
 

@@ -49,7 +49,10 @@ def settings_layers() -> dict[str, Any]:
 LAYERS = settings_layers()
 LAYER_CONFIG = LAYERS["default"]["CONFIG"]
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Every test here uses the settings' own layer (prefix "scorekeeper" on one Redis database,
+# which a child process must share) and the burst test flushes it: they all run on one
+# pytest-xdist worker (`make test` runs with --dist loadgroup), never beside each other.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("redis-layer")]
 
 
 @pytest.fixture(autouse=True)
