@@ -22,6 +22,10 @@ from games.reports import ledger
 ZERO = Decimal(0)
 CHUNK = 2000
 
+# What a deal's tally counts per player, added up for the summary (each key of engine.tally
+# but "royalties", which is an amount).
+_COUNTED = ("fouls", "surrenders", "scoops", "naturals", "royalty_rows")
+
 
 def _no_counts(names: Iterable[str]) -> dict[str, dict[str, Any]]:
     return {
@@ -59,13 +63,10 @@ def _counts(session: Session, names: Iterable[str]) -> dict[str, dict[str, Any]]
             if total is None:  # a player no longer seated: cannot happen through the services
                 continue
             total["deals"] += 1
-            for key in ("fouls", "surrenders", "scoops", "naturals", "royalty_rows"):
+            for key in _COUNTED:
                 total[key] += mine[key]
             total["royalties"] += Decimal(mine["royalties"])
     return counts
-
-
-_COUNTED = ("fouls", "surrenders", "scoops", "naturals", "royalty_rows")
 
 
 def _summed_tallies(session: Session) -> list[tuple[Any, ...]]:
