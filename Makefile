@@ -24,9 +24,11 @@ run: venv
 	$(PY) manage.py runserver 0.0.0.0:8000
 
 # The tests run on every core (pytest-xdist), each worker with a test database of its own;
-# tests marked xdist_group (a server or Redis state they share) stay on one worker.
+# a file's tests stay on one worker (--dist loadfile), so a file may share a server or a
+# Redis state among its own tests. (pytest-xdist 3.8's xdist_group marks do nothing under
+# pytest 9: the group never reaches the node id it is read from.)
 test: lint
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n auto --dist loadfile
 
 lint: venv
 	$(BIN)/ruff check .

@@ -21,14 +21,14 @@ from scripts import fuzz_api, fuzz_forms, prodkit, prove_concurrency
 from tests.conftest import skip_or_fail
 from tests.services.hands import deal
 
+# One server for the module: `make test` (--dist loadfile) keeps a file on one pytest-xdist
+# worker; spread over two, each would start its own, and the anonymous throttle would count
+# in one Redis cache for both.
 pytestmark = [
     pytest.mark.skipif(
         "postgresql" not in settings.DATABASES["default"]["ENGINE"],
         reason="runs the production recipe on PostgreSQL (CI runs it with DATABASE_URL set)",
     ),
-    # One server for the module, on one pytest-xdist worker: spread over two, each would
-    # start its own (and the anonymous throttle counts in one Redis cache for both).
-    pytest.mark.xdist_group("production-server"),
 ]
 
 WEB_WORKERS = 3

@@ -58,24 +58,16 @@ def five_card_values() -> list[int]:
     return [evaluate5(hand) for hand in combinations(DECK, 5)]
 
 
-# The tests that read every five-card hand share one pytest-xdist worker, so the 2.6 million
-# evaluations above (seconds) are made once per run, not once on each worker.
-every_five_card_hand = pytest.mark.xdist_group("five-card-hands")
-
-
-@every_five_card_hand
 def test_five_card_category_counts(five_card_values: list[int]) -> None:
     assert len(five_card_values) == 2_598_960
     assert Counter(map(category_name, five_card_values)) == FIVE_CARD_COUNTS
     assert len(set(five_card_values)) == 7_462  # distinct hand classes
 
 
-@every_five_card_hand
 def test_five_card_order_is_pinned(five_card_values: list[int]) -> None:
     assert _order_hash(five_card_values) == ORDER_HASHES["low"]
 
 
-@every_five_card_hand
 def test_five_card_order_agrees_with_treys(five_card_values: list[int]) -> None:
     """An independent evaluator gives every hand the same place (treys: 1 = best)."""
     treys = pytest.importorskip("treys")

@@ -51,8 +51,8 @@ LAYER_CONFIG = LAYERS["default"]["CONFIG"]
 
 # Every test here uses the settings' own layer (prefix "scorekeeper" on one Redis database,
 # which a child process must share) and the burst test flushes it: they all run on one
-# pytest-xdist worker (`make test` runs with --dist loadgroup), never beside each other.
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("redis-layer")]
+# pytest-xdist worker (`make test` runs with --dist loadfile), never beside each other.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
