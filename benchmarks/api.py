@@ -420,13 +420,13 @@ def run(client: Client, database_url: str, kind: str, broker: str | None, round_
     count, _, kinds = round_trips.partition(" ")
     print(
         f"  one client, {SEQUENTIAL} deals: median {statistics.median(timings) * 1e3:.1f} ms,"
-        f" p95 {percentile(timings, 0.95) * 1e3:.1f} ms (target: median under 15 ms; issue 18:"
-        " under 6 ms on PostgreSQL; before it 7.5-12.6 ms)"
+        f" p95 {percentile(timings, 0.95) * 1e3:.1f} ms (target: median under 15 ms, and"
+        " under 6 ms on PostgreSQL; at first 7.5-12.6 ms)"
     )
     print(
         f"  database round trips a deal: {count} ({kinds}); on PostgreSQL psycopg's pool"
-        " also checks the connection it hands out (an empty query, not counted); before"
-        " issue 18: nine, and a SELECT 1; issue 18's target: at most three"
+        " also checks the connection it hands out (an empty query, not counted); at"
+        " first: nine, and a SELECT 1"
     )
 
     shared = new_session(client, group["id"])

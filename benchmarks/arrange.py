@@ -11,7 +11,7 @@
 3. Auto-arrange with 2,000 sampled opponents (median over a few hands; target 2 s).
 4. The review of whole four-player deals (``review_request``, what the review task runs
    besides reading and writing the deal), per preset: deals a second in one process,
-   from the median time of a deal (issue 18's target: 100).
+   from the median time of a deal (target: 100).
 5. The deal form's Arrange against random opponents: 1,000 random four-player deals
    (``python benchmarks/arrange.py versus [hands]`` runs only this), the three opponents
    set by the strength heuristic; Ann's average units with the heuristic's setting beside

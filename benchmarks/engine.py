@@ -126,7 +126,7 @@ def bench_batch(rng: random.Random) -> None:
     print(f"  treys Card.new + evaluate, loop  {HANDS / best['treys'] / 1e6:6.2f} M hands/s")
     print(
         f"  ratio ours/treys                 {best['treys'] / best['ours']:6.1f}x"
-        "   (issue 18's target: 20x; before it: 1.7x)"
+        "   (target: 20x; before it: 1.7x)"
     )
 
 

@@ -9,15 +9,15 @@ deal in a hundred void). At each size it asks, in this process, through Django's
 clients: the scoreboard page, the session-end page, the API's summary, the group export
 and Ann's per-opponent ledger as JSON and CSV. Each is timed ROUNDS times (the median and
 the spread), then once more under tracemalloc for the peak of Python memory it took. A
-streamed answer also gives the time to its first piece. The issue's figures (issue 18,
-before this work) are printed beside.
+streamed answer also gives the time to its first piece. The earlier figures
+(measured before this work) are printed beside.
 
 GROWTH_SIZES=1000,10000 picks other sizes, GROWTH_ROUNDS the rounds (5; above 10,000 deals
 GROWTH_BIG_ROUNDS, 1, so that `make bench` stays within minutes: one round of the export
 at 50,000 deals takes about a minute), GROWTH_DATABASE the name of the throw-away
 PostgreSQL database, GROWTH_ONLY=ledger the figures whose name holds that text (several,
 comma-separated: GROWTH_ONLY=scoreboard,summary). The
-queries are counted during the first timed round. Each figure's target (issue 18) is
+queries are counted during the first timed round. Each figure's target is
 printed beside it, and how each cost grows from the smallest size to the largest.
 """
 
@@ -62,7 +62,7 @@ BIG_ROUNDS = int(os.environ.get("GROWTH_BIG_ROUNDS", "1"))
 NAMES = ("Ann", "Bob", "Cy", "Di")
 STAKES = {"unit_value": "0.5", "pairs": [{"players": ["Ann", "Bob"], "multiplier": "2"}]}
 
-# Issue 18's figures (PostgreSQL, before): what -> {deals: text}.
+# The figures measured before this work (PostgreSQL): what -> {deals: text}.
 BEFORE = {
     "scoreboard": {1000: "0.7 s, 1.3 MB", 10000: "7.4 s, 12.8 MB, 360 MiB"},
     "session end": {1000: "0.25 s (31 queries)", 10000: "1.4 s (API 0.57 s)"},
@@ -70,7 +70,7 @@ BEFORE = {
     "export": {1000: "0.36 s", 10000: "5.3 s, 46 MB, 369 MiB peak"},
     "ledger JSON": {1000: "50 ms", 10000: "0.46 s, 4 MB"},
 }
-# Issue 18's targets.
+# The targets.
 TARGETS = {
     "scoreboard": "10,000 deals: under 300 ms and 300 KB",
     "session end": "within 20% of the API summary, fixed queries",

@@ -1,4 +1,4 @@
-"""Live table benchmark (issue 19): many tables of four entering deals at once against one
+"""Live table benchmark: many tables of four entering deals at once against one
 ASGI process (prints figures, asserts nothing).
 
 Starts one Daphne process (``scorekeeper.asgi``, production settings: DEBUG off) on a

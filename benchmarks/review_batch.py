@@ -1,8 +1,8 @@
 """Whole-deal review benchmark: prints figures, asserts only that the answers agree (run
-with ``make bench``; ``REVIEW_DEALS=1000`` for issue 18's thousand deals a preset).
+with ``make bench``; ``REVIEW_DEALS=1000`` for a thousand deals a preset).
 
 For each preset, random four-player deals (most set in rank order, some fouled) are
-reviewed both ways in turn: ``review`` player by player (the review before issue 18) and
+reviewed both ways in turn: ``review`` player by player (the review as it was first written) and
 ``review_all`` (the whole deal at once, what ``review_request`` runs). Every answer of the
 two must be equal: best setting, units, declaration and nearest legal setting. Printed:
 the median time of a deal each way and the deals a second it means in one process
@@ -13,7 +13,7 @@ SQLite in a temporary file, or a database of its own on the PostgreSQL server
 DATABASE_URL names): REVIEW_QUEUE (200) classic-1-6 deals are recorded through the
 services with their reviews left queued, then reviewed as a worker would take the queue,
 both ways in turn: one deal a task (``store_review``: read, review, write in a transaction
-of its own, as before issue 18) and the task as it is now (``review_deal``: a deal whose
+of its own, as it first was) and the task as it is now (``review_deal``: a deal whose
 successors wait too takes up to ``BATCH`` of them into one batch, and their own tasks end
 after one query). Deals a second, Celery's own cost per task aside.
 """
@@ -134,7 +134,7 @@ def with_database() -> None:
                 f" ({one / batched:.2f}x); the reviews equal"
             )
         print(
-            "  target (issue 18): 100 deals/s a process; before the rule sets' shared tables"
+            "  target: 100 deals/s a process; before the rule sets' shared tables"
             " and the one-statement write: 35-37 deals/s in batches (quiet machine)"
         )
     finally:

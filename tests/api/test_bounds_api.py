@@ -1,5 +1,5 @@
 """Rule amounts and stakes are refused when they are set, beyond what later deals can be
-recorded at, with an error worded by its cause (issue 13, item 5)."""
+recorded at, with an error worded by its cause."""
 
 from decimal import Decimal as D
 from typing import Any

@@ -1,4 +1,4 @@
-"""Recording a deal costs few database round trips (issue 18).
+"""Recording a deal costs few database round trips.
 
 Counted with Django's CaptureQueriesContext, which logs every statement the request sends,
 BEGIN, COMMIT and SAVEPOINT included (Django logs those too). Not counted: the empty query

@@ -1,4 +1,4 @@
-"""A month of four Friday nights, paid off bit by bit, through the API (issue 16).
+"""A month of four Friday nights, paid off bit by bit, through the API.
 
 Each night Bob enters the same four hands in another rotation; at the end of the first two
 nights the suggested transfers are recorded in one action and confirmed (partly: Cy pays

@@ -40,11 +40,11 @@ RULE_SPECS: tuple[Any, ...] = (
     {"preset": "classic-2-4", "middle": "lowball-2-7", "bonus": "none"},
     {"preset": "mau-binh-south", "foul_counts_as_scoop": True, "foul_penalty": "2"},
     {"preset": "classic-1-6", "scoop_all_multiplier": "3", "foul_pays_royalties": False},
-    # royalty_best_only compares the whole table (issue 17 item 10).
+    # royalty_best_only compares the whole table.
     {"preset": "ofc", "royalty_best_only": True},
     {"preset": "classic-1-6", "royalty_best_only": True},
     {"preset": "mau-binh-north", "royalty_best_only": True},
-    # A fouled hand still played row by row after its penalty (issue 17 item 3).
+    # A fouled hand still played row by row after its penalty.
     {"preset": "standard", "fouled_hand": "played"},
     {"preset": "classic-2-4", "fouled_hand": "played"},
 )

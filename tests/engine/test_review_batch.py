@@ -1,5 +1,5 @@
 """The whole-deal review (``review_batch.review_all``) gives what ``review`` gives player by
-player: the same best setting, units, declaration and nearest legal setting (issue 18).
+player: the same best setting, units, declaration and nearest legal setting.
 ``test_review_thousand.py`` holds the two equal on 1,000 deals per reviewed preset."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sheets a friend can trust (issue 16), read back from the PDFs with pypdf: the ledger
+"""The sheets a friend can trust, read back from the PDFs with pypdf: the ledger
 states the unit's value, the settlement sheet lists the night's payments and the balances
 carried in and out, marks corrections and voids with their reasons, colours the units by
 their own sign, and says when deals were never reviewed; the chart counts deals evenly."""

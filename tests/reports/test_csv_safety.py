@@ -1,5 +1,4 @@
-"""Ledger CSVs no spreadsheet runs, and downloads whatever a stored name holds
-(issue 13, items 10 and 11)."""
+"""Ledger CSVs no spreadsheet runs, and downloads whatever a stored name holds."""
 
 import csv
 import io

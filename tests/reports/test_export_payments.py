@@ -1,4 +1,4 @@
-"""Export and import carry payments (issue 16): pending, confirmed and void, with their
+"""Export and import carry payments: pending, confirmed and void, with their
 history and the night they settle; balances are the same after the round trip; a bad
 payment in the file refuses the whole file with its path."""
 

@@ -1,5 +1,5 @@
 """The per-opponent ledger shows the confirmed payments between the player and each
-opponent (issue 16): in date order with the deals, money only, in the running balances, in
+opponent: in date order with the deals, money only, in the running balances, in
 the JSON (whole and streamed), the CSV and the PDF."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The API's summary lists a window of the running totals (issue 18): the last 200 by
+"""The API's summary lists a window of the running totals: the last 200 by
 default, any other window with ``running_offset`` and ``running_limit``, each entry the
 same as in the full list."""
 

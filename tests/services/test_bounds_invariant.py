@@ -1,6 +1,5 @@
 """Whatever rule amounts and stakes are accepted when set, every later deal can be kept
-exactly by the ledger: no deal is ever refused for the stakes' decimal places or size
-(issue 13, item 5)."""
+exactly by the ledger: no deal is ever refused for the stakes' decimal places or size."""
 
 from decimal import Decimal
 from typing import Any

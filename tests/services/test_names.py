@@ -1,5 +1,5 @@
 """Names: stored in NFKC with control and invisible characters refused, unique in a group
-after case-folding (issue 13, item 11)."""
+after case-folding."""
 
 import unicodedata
 

@@ -1,4 +1,4 @@
-"""Payments (issue 16): recorded, confirmed by the payee, corrected and voided with history;
+"""Payments: recorded, confirmed by the payee, corrected and voided with history;
 a night settled in one action; balances across nights always the sum of their rows.
 
 Ann owns the group (and plays as Ann), Bob is a member (and plays as Bob); Cy and Di are

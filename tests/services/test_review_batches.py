@@ -1,4 +1,4 @@
-"""A review task takes a batch of deals when the queue is long (issue 18): the reviews it
+"""A review task takes a batch of deals when the queue is long: the reviews it
 stores are those the one-deal path stores, deal for deal, line for line."""
 
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""Creating a group from the pages on a 360 px phone (issue 15).
+"""Creating a group from the pages on a 360 px phone.
 
 Alice, signed in with no group yet, makes the Tuesday table with four players and the
 Mau Binh rules; she lands on its page, sees the players and the rules, and starts a

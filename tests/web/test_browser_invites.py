@@ -1,4 +1,4 @@
-"""An invite link used from a second phone (issue 15): Alice makes the link on her group
+"""An invite link used from a second phone: Alice makes the link on her group
 page; Carol opens it in a browser of her own at 360 px, signs up, joins and claims the guest
 Cy; Alice's group page then shows Cy linked to carol."""
 

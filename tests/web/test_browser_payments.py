@@ -1,4 +1,4 @@
-"""Recording and confirming a payment on a 360 px phone (issue 16).
+"""Recording and confirming a payment on a 360 px phone.
 
 Bob (a member) records that Cy paid Alice's player Ann; the payment is pending until Alice,
 its payee, taps Confirm received; then it counts in the balances. Every settling-up page

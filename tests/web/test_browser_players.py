@@ -1,4 +1,4 @@
-"""Renaming, merging and retiring players from the group page on a 360 px phone (issue 15).
+"""Renaming, merging and retiring players from the group page on a 360 px phone.
 
 Di came to the second night as "Dee". Alice (the owner) renames Cy, merges Dee into Di
 (the page asks first) and Di's standing becomes the sum of the two; then she retires Bob

@@ -1,4 +1,4 @@
-"""The scoreboard at 360 px on a touch phone (issue 15): a deal opens to every player's rows
+"""The scoreboard at 360 px on a touch phone: a deal opens to every player's rows
 as set and what passed between each pair; the chart; who dealt each deal; who deals next."""
 
 from __future__ import annotations

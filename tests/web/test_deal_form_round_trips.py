@@ -1,4 +1,4 @@
-"""The deal form records a deal in few database round trips (issue 18): the signed-in
+"""The deal form records a deal in few database round trips: the signed-in
 session and its user (Django's), the session with the role, seats and stakes, and one
 transaction for the writes (see tests/api/test_deal_round_trips.py)."""
 

@@ -1,4 +1,4 @@
-"""The deal page's declarations (issue 17): a hand not shown, royalties declared, and a
+"""The deal page's declarations: a hand not shown, royalties declared, and a
 natural given as its 13 cards."""
 
 from __future__ import annotations

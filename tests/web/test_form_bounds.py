@@ -1,5 +1,5 @@
 """The pages' forms refuse what the API refuses, with the same words, and show the form
-again with what was typed (issue 13, items 5 and 12)."""
+again with what was typed."""
 
 import html
 

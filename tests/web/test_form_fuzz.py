@@ -1,4 +1,4 @@
-"""No web form answers 500, whatever is posted to it (issue 13, item 12).
+"""No web form answers 500, whatever is posted to it.
 
 Every URL of ``games.web.urls`` that takes a POST is listed in ``FORMS`` with a valid
 form and the names of its fields; hypothesis then posts that form with some fields

@@ -1,4 +1,4 @@
-"""Settling up on the pages (issue 16): the night's end settles the night in one action,
+"""Settling up on the pages: the night's end settles the night in one action,
 the payee confirms, the balances page shows what is owed across nights and records,
 corrects and voids payments."""
 

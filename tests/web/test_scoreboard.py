@@ -123,7 +123,7 @@ def test_the_session_end_page_reads_a_fixed_number_of_queries(
         client.get(f"/sessions/{short.pk}/summary/")
     # The sign-in, the session, the role and seats; the pair sums, deal counts, tallies,
     # review lines, settlement and each player against each opponent: no query per player;
-    # settling up (issue 16): the players' names, the night's pair sums, its confirmed and
+    # settling up: the players' names, the night's pair sums, its confirmed and
     # pending payments, the payments listed and the players of the payment form; while
     # deals lack a review, how many have none long after they were stored.
     assert len(queries.captured_queries) <= 20

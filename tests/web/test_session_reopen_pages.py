@@ -1,5 +1,5 @@
 """The session page's Close and Reopen (both ask first), its history, and the deal form's
-Dealer select (issue 15)."""
+Dealer select."""
 
 from __future__ import annotations
 
