@@ -300,6 +300,8 @@
     showResult(live);
     if (seatPage) showSeatPage(live);
     if (config.host) showHostPage(live);
+    // Other scripts of the page (seat_check.js) follow the state shown.
+    document.dispatchEvent(new CustomEvent("scorekeeper:live", { detail: next }));
   }
 
   // ---- The scoreboard: the page's main content fetched again and swapped in. ----
