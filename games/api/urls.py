@@ -90,6 +90,16 @@ urlpatterns = [
         live.live_take_over,
         name="session-live-take-over",
     ),
+    path(
+        "sessions/<int:pk>/live/seats/<int:seat>/release/",
+        live.live_release,
+        name="session-live-release",
+    ),
+    path(
+        "sessions/<int:pk>/live/seats/<int:seat>/nudge/",
+        live.live_nudge,
+        name="session-live-nudge",
+    ),
     path("imports/<int:pk>/", reports.import_detail, name="import-detail"),
     path("sessions/<int:pk>/sheets/", documents.session_sheets, name="session-sheets"),
     path("sessions/<int:pk>/ledgers/", documents.session_ledgers, name="session-ledgers"),

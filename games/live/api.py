@@ -11,15 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Model
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -33,6 +33,7 @@ from games.live.state import live_state, public_part, public_state
 from games.live.table import Actor, LiveConflict
 from games.models import Player, SeatLink, Session
 
+KEY_SIZE = 100  # characters of an Idempotency-Key, as the deals' own
 LIVE_AUTH = (SeatTokenAuthentication, DeviceTokenAuthentication, SessionAuthentication)
 
 
@@ -79,13 +80,24 @@ def _member(actor: Actor) -> User:
 
 def _viewer(session: Session, actor: Actor) -> int | None:
     if actor.seat is not None:
-        return actor.seat.player_id
+        # Another phone holding the seat's link (a member shown every link) sees what
+        # everyone sees, never the seat's draft.
+        return actor.seat.player_id if actor.seat.own else None
     found = Player.objects.filter(group_id=session.group_id, user=actor.user).first()
     return found.pk if found is not None else None
 
 
 def _state(session: Session, actor: Actor, code: int = status.HTTP_200_OK) -> Response:
-    return Response(live_state(session, _viewer(session, actor)), status=code)
+    return Response(_read(session, actor), status=code)
+
+
+def _read(session: Session, actor: Actor) -> dict[str, Any]:
+    state = live_state(session, _viewer(session, actor))
+    if actor.seat is not None and not actor.seat.own:
+        state["elsewhere"] = _(
+            "%(name)s's seat is open on another phone: the host can free it for this one"
+        ) % {"name": actor.seat.name}
+    return state
 
 
 def _changing(session: Session, actor: Actor, change: Any) -> tuple[Any, dict[str, Any]]:
@@ -99,7 +111,7 @@ def _changing(session: Session, actor: Actor, change: Any) -> tuple[Any, dict[st
             if changed:
                 push.announce_state(session.pk, public_state(session))
             raise
-    state = live_state(session, _viewer(session, actor))
+    state = _read(session, actor)
     if changed:
         push.announce_state(session.pk, public_part(state))
     return outcome, state
@@ -202,11 +214,27 @@ def live_seat(request: Request, pk: int, seat: int) -> Response:
     return _write(request, pk, table.save_draft, seat, entry=True)
 
 
-@extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="a submit sent again with the same key answers the STATE and changes nothing",
+)
+
+
+@extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_KEY])
 @_live_view(["POST"])
 def live_submit(request: Request, pk: int, seat: int) -> Response:
-    """Submit the seat's hand; the last seat's submit records the deal (STATE.live.deal)."""
-    return _write(request, pk, table.submit, seat, entry=True)
+    """Submit the seat's hand; the last seat's submit records the deal (STATE.live.deal).
+    A phone that lost the answer sends it again with the same ``Idempotency-Key``."""
+    key = request.headers.get("Idempotency-Key", "")
+    if len(key) > KEY_SIZE:
+        raise ValidationError({"Idempotency-Key": f"at most {KEY_SIZE} characters"})
+
+    def submit(session: Session, seat: int, entry: Any, actor: Actor) -> Any:
+        return table.submit(session, seat, entry, actor, key=key)
+
+    return _write(request, pk, submit, seat, entry=True)
 
 
 @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
@@ -217,7 +245,7 @@ def live_withdraw(request: Request, pk: int, seat: int) -> Response:
 
 
 def _as_member(action: Any) -> Any:
-    def run(session: Session, *args: Any) -> Model:
+    def run(session: Session, *args: Any) -> Any:
         *rest, actor = args
         return action(session, *rest, _member(actor))
 
@@ -227,8 +255,28 @@ def _as_member(action: Any) -> Any:
 @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
 @_live_view(["POST"])
 def live_take_over(request: Request, pk: int, seat: int) -> Response:
-    """Members: take the seat over (its link may no longer write this deal)."""
-    return _write(request, pk, _as_member(table.take_over), seat)
+    """Members: take the seat over (its link may no longer write this deal); the answer's
+    ``taken`` holds the seat's entry so far, for the host to go on with."""
+    answer = _write(request, pk, _as_member(table.take_over), seat)
+    if answer.status_code == status.HTTP_200_OK:
+        session, _actor = _session(request, pk)
+        answer.data["taken"] = {"seat": seat, "entry": table.taken_entry(session, seat)}
+    return answer
+
+
+@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@_live_view(["POST"])
+def live_release(request: Request, pk: int, seat: int) -> Response:
+    """Members: free the seat from the phone that holds it; the next phone to open its
+    link holds it."""
+    return _write(request, pk, _as_member(table.release), seat)
+
+
+@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@_live_view(["POST"])
+def live_nudge(request: Request, pk: int, seat: int) -> Response:
+    """Members: ask the seat's phone to finish its hand (it shows the request at once)."""
+    return _write(request, pk, _as_member(table.nudge), seat)
 
 
 @extend_schema(request=None, responses=OpenApiTypes.OBJECT)

@@ -4,7 +4,8 @@ It relays ``games.live.push`` announcements: ``{"type": "changed", "what": ...}`
 the deal in progress's public ``state`` when it is about that deal; the page fetches over
 HTTP whatever else it shows. Who may listen is checked when the socket opens: a signed-in
 member of the session's group, or the holder of one of the session's seat links
-(``?seat=<token>``, games.live.seat_links). A socket whose right ends while it is
+(``?seat=<token>``, games.live.seat_links; ``&device=`` names the phone that holds the
+seat, whose socket tells the host's page it is here, or gone). A socket whose right ends while it is
 open is closed (4403): its seat link revoked, its member gone from the group.
 """
 
@@ -17,7 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live.push import session_group
-from games.live.seat_links import SeatLinkRefused, open_seat
+from games.live.seat_links import Seat, SeatLinkRefused, claim, gone, heard, open_seat
 from games.models import Membership, Session
 
 # Close codes (4000-4999 are the application's): the page stops retrying on these.
@@ -28,36 +29,49 @@ NOT_FOUND = 4404
 class SessionConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
     link_id: int | None = None  # the seat link it follows by, if any
+    seat: Seat | None = None  # that link's seat, when this is the phone that holds it
     user_id: int | None = None  # else the member it follows as
 
     async def connect(self) -> None:
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         seat = query.get("seat", [""])[0]
-        follower = await _follower(session_id, self.scope.get("user"), seat)
+        device = query.get("device", [""])[0]
+        follower = await _follower(session_id, self.scope.get("user"), seat, device)
         if follower is None:
             await self.close(code=NOT_FOUND)
             return
         if follower is False:
             await self.close(code=REFUSED)
             return
-        kind, pk = follower
-        if kind == "link":
-            self.link_id = pk
+        if isinstance(follower, Seat):
+            self.link_id = follower.link.pk
+            if follower.own and device:  # a phone, which the host's page follows
+                self.seat = follower
         else:
-            self.user_id = pk
+            self.user_id = follower
         self.group = session_group(session_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        if self.seat is not None:  # the host's page shows the phone here
+            await database_sync_to_async(heard)(self.seat)
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat is not None:
+            await database_sync_to_async(gone)(self.seat.link.pk)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        # Nothing is taken over the socket: every write goes through the HTTP API.
+        # Nothing is taken over the socket: every write goes through the HTTP API. A
+        # seat's phone pings every few seconds, which tells the host it is still here.
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
+            if self.seat is not None:
+                await database_sync_to_async(heard)(self.seat)
+
+    async def session_nudge(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "nudge", "seat": event.get("seat")})
 
     async def session_changed(self, event: dict[str, Any]) -> None:
         message = {"type": "changed", "what": event.get("what", "deals")}
@@ -75,20 +89,22 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
 
 
 @database_sync_to_async
-def _follower(session_id: int, user: Any, seat: str = "") -> tuple[str, int] | bool | None:
+def _follower(
+    session_id: int, user: Any, seat: str = "", device: str = ""
+) -> Seat | int | bool | None:
     """None: no such session; False: ``user`` and the seat link ``seat`` may not follow
-    it; otherwise who follows: ``("link", id)`` for a valid link of this very session, or
-    ``("user", id)`` for a member of its group."""
+    it; otherwise who follows: the ``Seat`` of a valid link of this very session (``own``
+    when ``device`` is the phone that holds it), or the id of a member of its group."""
     group_id = Session.objects.filter(pk=session_id).values_list("group_id", flat=True).first()
     if group_id is None:
         return None
     if seat:
         try:
-            return ("link", open_seat(seat, session_id).link.pk)
+            return claim(open_seat(seat, session_id), device)
         except SeatLinkRefused:
             pass  # refused, unless a member of the group holds it
     if user is None or not user.is_authenticated:
         return False
     if Membership.objects.filter(group_id=group_id, user=user).exists():
-        return ("user", user.pk)
+        return int(user.pk)
     return False

@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 CHANGED = "session.changed"
 REVOKED = "session.revoked"
 LEFT = "session.left"
+NUDGE = "session.nudge"
 
 
 def session_group(session_id: int) -> str:
@@ -101,6 +102,12 @@ def _public_state(session_id: int) -> dict[str, Any] | None:
 
     session = Session.objects.filter(pk=session_id).first()
     return None if session is None else public_state(session)
+
+
+def nudged(session_id: int, seat: int) -> None:
+    """Once committed: the phone of ``seat`` is asked to finish its hand."""
+    message = {"type": NUDGE, "seat": seat}
+    transaction.on_commit(lambda: after_response(lambda: _send(session_id, message)))
 
 
 def revoked(session_id: int, link_id: int) -> None:

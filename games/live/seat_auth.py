@@ -16,9 +16,11 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from games.live.seat_links import Seat, SeatLinkRefused, open_seat
+from games.live.seat_links import Seat, SeatLinkRefused, claim, heard, open_seat
 
 HEADER = "HTTP_X_SEAT_TOKEN"
+# The phone's own random secret: the first phone to open a seat holds it (``claim``).
+DEVICE = "HTTP_X_SEAT_DEVICE"
 
 
 class SeatTokenAuthentication(BaseAuthentication):
@@ -29,10 +31,14 @@ class SeatTokenAuthentication(BaseAuthentication):
         token = request.META.get(HEADER)
         if not token:
             return None
+        device = request.META.get(DEVICE, "")
         try:
-            return AnonymousUser(), open_seat(token)
+            seat = claim(open_seat(token), device)
         except SeatLinkRefused as refused:
             raise exceptions.PermissionDenied(refused.message) from None
+        if device:  # a phone, which the host's page follows
+            heard(seat)
+        return AnonymousUser(), seat
 
 
 class MemberOrSeat(BasePermission):

@@ -12,8 +12,10 @@ started before links existed gets them the first time they are asked for.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -43,6 +45,9 @@ class Seat:
     seat: int
     player_id: int
     name: str
+    # The request comes from the phone that holds the seat (``claim``); any other holder
+    # of the link (a member who was shown every seat's link) may not read or write it.
+    own: bool = True
 
 
 def token_for(link: SeatLink) -> str:
@@ -149,3 +154,56 @@ def open_seat(token: str, session_id: int | None = None) -> Seat:
     if seat is None:
         raise refused
     return Seat(link, link.session, seat.seat, link.player_id, seat.name)
+
+
+def _digest(device: str) -> str:
+    return hashlib.sha256(device.encode()).hexdigest()
+
+
+def claim(seat: Seat, device: str) -> Seat:
+    """The seat as the phone ``device`` (its own random secret, ``X-Seat-Device``) may use
+    it: the first phone to come with a secret holds the seat until the host frees it
+    (``release``); a request with no secret holds it only while no phone does."""
+    link = seat.link
+    if not device:
+        return replace(seat, own=not link.device)
+    digest = _digest(device[:200])
+    if not link.device:
+        SeatLink.objects.filter(pk=link.pk, device="").update(device=digest)
+        link.device = SeatLink.objects.filter(pk=link.pk).values_list("device", flat=True)[0]
+    return replace(seat, own=link.device == digest)
+
+
+def release(session: Session, player_id: int) -> None:
+    """The seat is freed: the next phone to open its link holds it."""
+    SeatLink.objects.filter(session=session, player_id=player_id, revoked_at=None).update(device="")
+
+
+# How often a phone's presence is written (a request or a ping within it writes nothing),
+# and how long it may stay silent before it counts as offline.
+HEARD_EVERY = timedelta(seconds=5)
+QUIET_AFTER = timedelta(seconds=30)
+
+
+def heard(seat: Seat) -> None:
+    """The seat's own phone was heard from (a request, its socket opened, a ping)."""
+    link = seat.link
+    now = timezone.now()
+    fresh = link.seen_at is not None and now - link.seen_at < HEARD_EVERY
+    if not seat.own or (fresh and link.gone_at is None):
+        return
+    back = link.seen_at is None or link.gone_at is not None or now - link.seen_at > QUIET_AFTER
+    SeatLink.objects.filter(pk=link.pk).update(seen_at=now, gone_at=None)
+    link.seen_at, link.gone_at = now, None
+    if back:  # the host's page shows the phone online again
+        push.announce(link.session_id, "live")
+
+
+def gone(link_id: int) -> None:
+    """The seat's own phone closed its socket."""
+    now = timezone.now()
+    found = SeatLink.objects.filter(pk=link_id).values_list("session_id", flat=True).first()
+    if found is None:
+        return
+    SeatLink.objects.filter(pk=link_id).update(seen_at=now, gone_at=now)
+    push.announce(found, "live")

@@ -1,8 +1,9 @@
 """STATE: what a phone at the live table shows, for one viewer (``games.live.api``).
 
-Everyone sees who is done; only the viewer's own seat (a seat link's, or a member's own
-player's) comes with its entry. Conflicts are read from the entries as they stand, drafts
-included, so both seats that typed the same card see it.
+Everyone sees who is done, how many cards each seat has entered and whether its phone is
+here; only the viewer's own seat (a seat link's held by its own phone, or a member's own
+player's) comes with its entry. A card two submitted hands share is named to both seats;
+drafts are never compared, so nothing typed reveals anything of another seat.
 
 ``public_state`` is the same without any viewer's seat (``you`` is None): what every
 follower of the session may see, which the WebSocket carries with each change of the deal
@@ -15,10 +16,13 @@ from typing import Any
 
 from django.db.models import Count, Max
 from django.urls import reverse
+from django.utils import timezone
 
 from games.engine.rules import decimal_text
-from games.live.cards import shared_cards
-from games.models import Deal, LiveDeal, LiveEntry, Session
+from games.live.cards import entry_cards
+from games.live.seat_links import QUIET_AFTER
+from games.live.table import submitted_clashes
+from games.models import Deal, LiveDeal, LiveEntry, SeatLink, Session
 from games.reports.ledger import balances
 
 
@@ -56,35 +60,37 @@ def _live(session: Session, live: LiveDeal, viewer: int | None) -> dict[str, Any
     seated = list(session.seats.order_by("seat").values_list("player_id", "seat", "name"))
     seat_of = {player: seat for player, seat, _ in seated}
     names = {player: name for player, _, name in seated}
-    shared = shared_cards({seat_of[p]: e.entry for p, e in entries.items() if p in seat_of})
+    # Only submitted hands are compared: a draft of guessed cards learns nothing of any
+    # other seat, and a clash names its card once both hands are in.
+    clashes = submitted_clashes(e for p, e in entries.items() if p in seat_of)
+    phones = _phones(session) if live.is_open else {}
     seats = []
     for player_id, name in names.items():
         entry = entries.get(player_id)
-        seat = seat_of[player_id]
         seats.append(
             {
-                "seat": seat,
+                "seat": seat_of[player_id],
                 "player": name,
                 "state": _state(entry),
                 "by": entry.by if entry is not None and entry.entry is not None else None,
                 "taken_over": entry is not None and entry.taken_over,
-                "conflict": bool(shared.get(seat)),
+                "conflict": bool(clashes.get(player_id)),
+                "cards": len(entry_cards(entry.entry)) if entry is not None else 0,
+                **phones.get(player_id, {"phone": "none", "quiet": None}),
             }
         )
     you = None
     if viewer is not None and viewer in names:
         entry = entries.get(viewer)
-        seat = seat_of[viewer]
-        name_at = {s: names[p] for p, s in seat_of.items()}
         you = {
-            "seat": seat,
+            "seat": seat_of[viewer],
             "player": names[viewer],
             "entry": entry.entry if entry is not None else None,
             "submitted": entry is not None and entry.submitted_at is not None,
             "taken_over": entry is not None and entry.taken_over,
             "conflicts": [
-                {"card": card, "seat": other, "player": name_at[other]}
-                for card, other in shared.get(seat, [])
+                {"card": card, "seat": seat_of[other], "player": names[other]}
+                for card, other in clashes.get(viewer, [])
             ],
         }
     return {
@@ -96,6 +102,24 @@ def _live(session: Session, live: LiveDeal, viewer: int | None) -> dict[str, Any
         "you": you,
         "deal": _deal(session, live.deal),
     }
+
+
+def _phones(session: Session) -> dict[int, dict[str, Any]]:
+    """Player -> whether the seat's phone is here: ``phone`` "none" (its link never
+    opened), "online" or "offline", and ``quiet``, the seconds since it was last heard."""
+    now = timezone.now()
+    found = SeatLink.objects.filter(session=session, revoked_at=None).values_list(
+        "player_id", "seen_at", "gone_at"
+    )
+    phones: dict[int, dict[str, Any]] = {}
+    for player_id, seen_at, gone_at in found:
+        if seen_at is None:
+            phones[player_id] = {"phone": "none", "quiet": None}
+            continue
+        quiet = max(0.0, (now - seen_at).total_seconds())
+        away = gone_at is not None or quiet > QUIET_AFTER.total_seconds()
+        phones[player_id] = {"phone": "offline" if away else "online", "quiet": int(quiet)}
+    return phones
 
 
 def _state(entry: LiveEntry | None) -> str:

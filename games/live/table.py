@@ -5,17 +5,22 @@ seat link (``games.live.seat_links``, no account). A seat holder writes only its
 seat, and not once the host took it over; a member writes any seat ("host"), or their
 own seat as its player.
 
+A seat link's holder writes only from the phone that holds the seat (``Seat.own``, the
+first phone to open the link): a member shown every link cannot read or change another
+seat's hand through it.
+
 Every write locks the session row and then the deal in progress, in that order (closing
 a session does the same, ``live_close``), so the writes of one deal queue: the check that
-a card is in no other seat's entry and the check that every seat has now submitted read
+no card is in two submitted hands and the check that every seat has now submitted read
 what the previous write committed, and the deal is recorded by exactly one submit, in
-its transaction, with the idempotency key ``live-<id>`` as a backstop. A refused submit
-still keeps the entry as the seat's draft, so the other seat sees the conflict too.
+its transaction, with the idempotency key ``live-<id>`` as a backstop. Drafts are never
+compared with each other: a clash is found between submitted hands only, and both seats
+are told, so that typing guessed cards reveals nothing of another seat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +31,9 @@ from django.utils.translation import gettext as _
 
 from games.engine import ScoreError
 from games.errors import ServiceError
+from games.live import seat_links
 from games.live.cards import CARD_FIELDS, shared_cards
-from games.live.push import announce
+from games.live.push import announce, nudged
 from games.live.seat_links import Seat
 from games.models import LiveDeal, LiveEntry, Membership, Session
 from games.permissions import NotAllowed, require_member
@@ -43,7 +49,7 @@ class LiveConflict(ServiceError):
     """A write the deal in progress refuses as it stands (HTTP 409); ``code`` says which."""
 
     def __init__(self, message: str, code: str) -> None:
-        super().__init__(message, "entry" if code == "card_conflict" else None)
+        super().__init__(message, None)
         self.code = code
 
 
@@ -69,6 +75,12 @@ def _check_actor(session: Session, actor: Actor) -> None:
     if actor.seat is not None:
         if actor.seat.session.pk != session.pk:
             raise NotAllowed("this seat link is for another session")
+        if not actor.seat.own:
+            raise LiveConflict(
+                _("%(name)s's seat is open on another phone: the host can free it for this one")
+                % {"name": actor.seat.name},
+                "seat_elsewhere",
+            )
         return
     require_member(actor.user, session.group)
 
@@ -167,35 +179,34 @@ def _already(name: str) -> LiveConflict:
     )
 
 
-def submit(session: Session, seat: int, entry: object, actor: Actor) -> LiveDeal:
-    """Submit a seat's entry; the last one records the deal (``live.deal``)."""
+def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = "") -> LiveDeal:
+    """Submit a seat's entry; the last one records the deal (``live.deal``).
+
+    ``key`` (the request's Idempotency-Key): a submit sent again with the key of the
+    seat's last submit changes nothing and answers the deal it went to, even once that
+    deal is recorded. A hand sharing a card with another submitted hand is kept as
+    submitted: both seats are told, and nothing is recorded until one of them changes."""
     _check_actor(session, actor)
     stored = checked_entry(entry, complete=True)
-    refusal: ServiceError | ScoreError | None = None
+    refusal: ScoreError | None = None
     with transaction.atomic():
+        replayed = _replay(session, seat, key)
+        if replayed is not None:
+            return replayed
         locked, live = _locked(session)
         assert live is not None
         row, name = _seat_entry(locked, live, seat, actor)
         if row.submitted_at is not None:
             raise _already(name)
         row.entry, row.by = stored, _by(locked, row, actor)
+        row.submitted_at, row.submit_key = timezone.now(), key
         rows = {e.player_id: e for e in live.entries.select_for_update().order_by("pk")}
         rows[row.player_id] = row
-        seats = dict(locked.seats.values_list("player_id", "seat"))
-        names = locked.seat_names()
-        shared = shared_cards({seats[p]: e.entry for p, e in rows.items()})[seat]
-        if shared:
-            card, other = shared[0]
-            other_name = next(names[p] for p, s in seats.items() if s == other)
-            refusal = LiveConflict(
-                _("%(card)s is also in %(name)s's hand") % {"card": card, "name": other_name},
-                "card_conflict",
-            )
-        else:
-            row.submitted_at = timezone.now()
-        row.save(update_fields=["entry", "by", "submitted_at", "updated_at"])
+        row.save(update_fields=["entry", "by", "submitted_at", "submit_key", "updated_at"])
         message = ""
-        if refusal is None and all(e.submitted_at is not None for e in rows.values()):
+        done = all(e.submitted_at is not None for e in rows.values())
+        if done and not any(submitted_clashes(rows.values()).values()):
+            names = locked.seat_names()
             refusal = _record(locked, live, rows, names)
             if refusal is not None:
                 row.submitted_at = None  # the seat fixes its entry and submits again
@@ -206,6 +217,30 @@ def submit(session: Session, seat: int, entry: object, actor: Actor) -> LiveDeal
     if refusal is not None:
         raise refusal
     return live
+
+
+def submitted_clashes(entries: Iterable[LiveEntry]) -> dict[int, list[tuple[str, int]]]:
+    """Player -> the (card, other player) pairs its submitted hand shares with another
+    submitted hand. Drafts never count: a draft of guessed cards learns nothing."""
+    return shared_cards({e.player_id: e.entry for e in entries if e.submitted_at is not None})
+
+
+def _replay(session: Session, seat: int, key: str) -> LiveDeal | None:
+    """The deal in progress a submit with ``key`` already went to, if it did (read under
+    the session's lock, so a second copy sent while the first is written waits for it)."""
+    if not key:
+        return None
+    locked = Session.objects.select_for_update().get(pk=session.pk)
+    player = locked.seats.filter(seat=seat).values_list("player_id", flat=True).first()
+    if player is None:
+        return None
+    found = (
+        LiveEntry.objects.filter(live_deal__session=locked, player_id=player, submit_key=key)
+        .select_related("live_deal")
+        .order_by("-pk")
+        .first()
+    )
+    return None if found is None else found.live_deal
 
 
 def _record(
@@ -267,6 +302,48 @@ def take_over(session: Session, seat: int, by: User) -> LiveDeal:
         row.save(update_fields=["taken_over", "by", "updated_at"])
         _bump(live)
     return live
+
+
+def taken_entry(session: Session, seat: int) -> Any:
+    """The entry of a seat the host has taken over, for the host to go on with."""
+    player = session.seats.filter(seat=seat).values_list("player_id", flat=True).first()
+    if player is None:
+        return None
+    found = LiveEntry.objects.filter(
+        live_deal__session=session,
+        live_deal__status=LiveDeal.Status.OPEN,
+        player_id=player,
+        taken_over=True,
+    )
+    return found.values_list("entry", flat=True).first()
+
+
+def _seated(locked: Session, seat: int) -> int:
+    player = locked.seats.filter(seat=seat).values_list("player_id", flat=True).first()
+    if player is None:
+        raise ServiceError(
+            _("seat %(seat)s: no such seat at this session") % {"seat": seat}, "seat"
+        )
+    return int(player)
+
+
+def release(session: Session, seat: int, by: User) -> None:
+    """A member frees a seat held by a phone, so that the next phone to open its link
+    holds it (a player who changed phones, or one who opened the wrong seat)."""
+    require_member(by, session.group)
+    with transaction.atomic():
+        locked, _live = _locked(session, need_open_deal=False)
+        seat_links.release(locked, _seated(locked, seat))
+        announce(locked.pk, "live")
+
+
+def nudge(session: Session, seat: int, by: User) -> None:
+    """A member asks a seat's phone to finish its hand: the phone shows it at once."""
+    require_member(by, session.group)
+    with transaction.atomic():
+        locked, _live = _locked(session)
+        _seated(locked, seat)
+        nudged(locked.pk, seat)
 
 
 def cancel(session: Session, by: User) -> LiveDeal:

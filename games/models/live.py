@@ -27,6 +27,17 @@ class SeatLink(models.Model):
     nonce = models.CharField(max_length=32, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    device = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="the hash of the phone that opened the link first: only it reads the draft",
+    )
+    seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the seat's phone was last heard from"
+    )
+    gone_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the seat's phone closed its socket (null: open)"
+    )
 
     class Meta:
         ordering = ("session", "pk")
@@ -100,6 +111,9 @@ class LiveEntry(models.Model):
     by = models.CharField(max_length=5, choices=By.choices, default=By.PHONE)
     taken_over = models.BooleanField(
         default=False, help_text="the host took the seat: the seat's link may no longer write"
+    )
+    submit_key = models.CharField(
+        max_length=100, blank=True, help_text="the Idempotency-Key of the seat's last submit"
     )
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -56,21 +56,28 @@ def test_a_night_through_the_api(session: Session, bob_user: User) -> None:
     assert client_for(bob_user).get(url(session)).json()["live"]["you"]["player"] == "Bob"
 
 
-def test_conflicts_answer_409_naming_the_other_seat(session: Session, ann_user: User) -> None:
+def test_a_clash_is_named_once_both_hands_are_in(session: Session, ann_user: User) -> None:
     client_for(ann_user).post(url(session))
-    put(phone(session, 2), session, 2, hand(2))
+    put(phone(session, 2), session, 2, hand(2))  # Bob's draft holds 2c
 
-    refused = submit(phone(session, 1), session, 1, {**hand(1), "front": "2c Kc 3d"})
-    twice_ok = submit(phone(session, 3), session, 3, hand(3))
+    drafted = put(phone(session, 1), session, 1, {**hand(1), "front": "2c Kc 3d"})
+    ann_in = submit(phone(session, 1), session, 1, {**hand(1), "front": "2c Kc 3d"})
+    bob_in = submit(phone(session, 2), session, 2, hand(2))
     twice = submit(phone(session, 3), session, 3, hand(3))
+    again = submit(phone(session, 3), session, 3, hand(3))
 
-    assert refused.status_code == 409
-    assert refused.json()["detail"] == "2c is also in Bob's hand"
-    assert refused.json()["code"] == "card_conflict"
-    bob = phone(session, 2).get(url(session)).json()["live"]["you"]
+    # Against a draft, neither the save nor the submit says anything of Bob's cards.
+    for answer in (drafted, ann_in):
+        assert answer.status_code == 200
+        assert answer.json()["live"]["you"]["conflicts"] == []
+        assert not any(s["conflict"] for s in answer.json()["live"]["seats"])
+    # Once both are in, each seat is told the card and who else holds it.
+    bob = bob_in.json()["live"]["you"]
     assert bob["conflicts"] == [{"card": "2c", "seat": 1, "player": "Ann"}]
-    assert twice_ok.status_code == 200
-    assert (twice.status_code, twice.json()["detail"]) == (
+    ann = phone(session, 1).get(url(session)).json()["live"]["you"]
+    assert ann["conflicts"] == [{"card": "2c", "seat": 2, "player": "Bob"}]
+    assert twice.status_code == 200
+    assert (again.status_code, again.json()["detail"]) == (
         409,
         "Cy has already submitted this hand",
     )

@@ -125,6 +125,9 @@ def test_a_hand_the_host_typed_stays_the_seats_own(session: Session, ann_user: U
         "by": "phone",
         "taken_over": False,
         "conflict": False,
+        "cards": 13,
+        "phone": "none",
+        "quiet": None,
     }
 
 

@@ -5,8 +5,9 @@ card left out (a hand the engine refuses).
 
 After every step: each deal in progress is recorded at most once, as one Deal (key
 ``live-<id>``); a submit records exactly when every seat has then submitted, no card is in
-two entries and the engine accepts the hands; a refused clash names a seat that holds the
-card; a recorded deal's units sum to zero and are what the engine gives for the entries;
+two submitted hands and the engine accepts the hands; a hand clashing with another
+submitted one is kept, and blocks the deal until one changes; a recorded deal's units sum
+to zero and are what the engine gives for the entries;
 and a seat's link never changes another seat, nor its own once the host took it over.
 """
 
@@ -143,7 +144,7 @@ def _outcome(call: Any) -> str | None:
     except NotAllowed:
         return "not_allowed"
     except table.LiveConflict as conflict:
-        return conflict.code if conflict.code != "card_conflict" else f"clash:{conflict.message}"
+        return conflict.code
     except ScoreError:
         return "engine"
     return None
@@ -198,15 +199,9 @@ def _check_submit(
     rows: dict[int, LiveEntry],
 ) -> None:
     others = {s: e for s, e in rows.items() if s != seat}
-    holders = {s: _cards(e.entry) & _cards(entry) for s, e in others.items()}
-    if any(holders.values()):
-        allowed = {
-            f"clash:{card} is also in {night.names[s]}'s hand"
-            for s, cards in holders.items()
-            for card in cards
-        }
-        assert outcome in allowed, (outcome, allowed)
-        assert rows[seat].submitted_at is None and deal.is_open
+    if _clash(rows):
+        # Kept as submitted (both seats are told); nothing is recorded while it stands.
+        assert outcome is None and rows[seat].submitted_at is not None and deal.is_open
         return
     if not all(e.submitted_at is not None for e in others.values()):
         assert outcome is None and rows[seat].submitted_at is not None and deal.is_open
@@ -222,6 +217,16 @@ def _check_submit(
     assert {p["name"]: Decimal(p["units"]) for p in deal.deal.result["players"]} == units
 
 
+def _clash(rows: dict[int, LiveEntry]) -> bool:
+    """Whether two submitted hands share a card (drafts are never compared)."""
+    submitted = [e for e in rows.values() if e.submitted_at is not None]
+    return any(
+        _cards(first.entry) & _cards(second.entry)
+        for k, first in enumerate(submitted)
+        for second in submitted[k + 1 :]
+    )
+
+
 def _check_invariants(night: Night) -> None:
     deals = list(LiveDeal.objects.filter(session=night.session))
     assert sum(d.is_open for d in deals) <= 1
@@ -231,11 +236,8 @@ def _check_invariants(night: Night) -> None:
         assert len(keyed) == (1 if recorded else 0), deal
         entries = night.entries(deal)
         submitted = [e for e in entries.values() if e.submitted_at is not None]
-        for k, first in enumerate(submitted):
-            for second in submitted[k + 1 :]:
-                assert not _cards(first.entry) & _cards(second.entry), "two seats hold a card"
-        if deal.is_open:
-            assert len(submitted) < len(entries), "every seat submitted, nothing recorded"
+        if deal.is_open and len(submitted) == len(entries):
+            assert _clash(entries), "every seat submitted, nothing recorded"
         if recorded:
             assert deal.deal_id == keyed[0].pk and len(submitted) == len(entries)
             units = {p["name"]: Decimal(p["units"]) for p in keyed[0].result["players"]}

@@ -3,6 +3,8 @@ powers, and the deal recorded exactly once when the last seat submits."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -14,6 +16,7 @@ from games.live.table import LiveConflict
 from games.models import Deal, LiveDeal, SeatLink, Session
 from games.permissions import NotAllowed
 from tests.live.helpers import hand, member, seat_actor
+from tests.services.hands import HANDS
 
 pytestmark = pytest.mark.django_db
 
@@ -69,24 +72,53 @@ def test_opening_twice_answers_the_open_one(session: Session, bob_user: User) ->
     assert again.pk == first.pk
 
 
-def test_a_card_in_two_hands_is_refused_and_both_seats_are_told(
+def test_a_card_in_two_submitted_hands_is_named_to_both_seats_and_blocks_the_deal(
     session: Session, ann_user: User
 ) -> None:
     table.open_live(session, member(ann_user))
-    table.save_draft(session, 2, hand(2), seat_actor(session, 2))
+    table.submit(session, 2, hand(2), seat_actor(session, 2))
     mine = {**hand(1), "front": "2c Kc 3d"}  # 2c is in Bob's front
 
-    with pytest.raises(LiveConflict, match="2c is also in Bob's hand") as refused:
-        table.submit(session, 1, mine, seat_actor(session, 1))
+    table.submit(session, 1, mine, seat_actor(session, 1))
+    for seat in (3, 4):
+        table.submit(session, seat, hand(seat), seat_actor(session, seat))
 
-    assert refused.value.code == "card_conflict"
     players = {p.name: p.pk for p in session.players.all()}
     ann = live_state(session, players["Ann"])["live"]
     bob = live_state(session, players["Bob"])["live"]
     assert ann["you"]["conflicts"] == [{"card": "2c", "seat": 2, "player": "Bob"}]
     assert bob["you"]["conflicts"] == [{"card": "2c", "seat": 1, "player": "Ann"}]
     assert [s["conflict"] for s in ann["seats"]] == [True, True, False, False]
-    assert ann["you"]["entry"] == mine and not ann["you"]["submitted"]  # kept as a draft
+    assert ann["status"] == "open" and ann["you"]["submitted"]  # every seat in, none recorded
+    assert not Deal.objects.filter(session=session).exists()
+
+    table.withdraw(session, 1, seat_actor(session, 1))
+    done = table.submit(session, 1, hand(1), seat_actor(session, 1))
+
+    assert done.status == LiveDeal.Status.RECORDED
+
+
+def test_a_draft_of_guessed_cards_learns_nothing_of_another_seat(
+    session: Session, ann_user: User
+) -> None:
+    table.open_live(session, member(ann_user))
+    table.save_draft(session, 2, hand(2), seat_actor(session, 2))  # Bob is still typing
+    table.submit(session, 3, hand(3), seat_actor(session, 3))  # Cy is in
+    players = {p.name: p.pk for p in session.players.all()}
+    # Ann's draft guesses every card of both: Bob's draft and Cy's submitted hand.
+    guess = {"cards": " ".join([*HANDS["B"].values(), *HANDS["C"].values()])}
+    before = live_state(session, players["Ann"])
+
+    table.save_draft(session, 1, guess, seat_actor(session, 1))
+    after = live_state(session, players["Ann"])
+
+    assert after["live"]["you"]["conflicts"] == []
+    assert [s["conflict"] for s in after["live"]["seats"]] == [False] * 4
+    # Nothing of the others changed in what Ann reads: only her own seat's line.
+    assert after["live"]["seats"][1:] == before["live"]["seats"][1:]
+    text = json.dumps({k: v for k, v in after["live"].items() if k != "you"})
+    cards = {c for h in (HANDS["B"], HANDS["C"]) for row in h.values() for c in row.split()}
+    assert [c for c in cards if c in text] == []
 
 
 def test_submitting_twice_is_refused(session: Session, ann_user: User) -> None:
@@ -157,6 +189,9 @@ def test_the_host_takes_over_a_quiet_seat(session: Session, bob_user: User) -> N
         "by": "host",
         "taken_over": True,
         "conflict": False,
+        "cards": 13,
+        "phone": "none",
+        "quiet": None,
     }
 
 
