@@ -4,30 +4,43 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0019_live_table'),
+        ("games", "0019_live_table"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='liveentry',
-            name='submit_key',
-            field=models.CharField(blank=True, help_text="the Idempotency-Key of the seat's last submit", max_length=100),
+            model_name="liveentry",
+            name="submit_key",
+            field=models.CharField(
+                blank=True,
+                help_text="the Idempotency-Key of the seat's last submit",
+                max_length=100,
+            ),
         ),
         migrations.AddField(
-            model_name='seatlink',
-            name='device',
-            field=models.CharField(blank=True, help_text='the hash of the phone that opened the link first: only it reads the draft', max_length=64),
+            model_name="seatlink",
+            name="device",
+            field=models.CharField(
+                blank=True,
+                help_text="the hash of the phone that opened the link first: only it reads the draft",
+                max_length=64,
+            ),
         ),
         migrations.AddField(
-            model_name='seatlink',
-            name='gone_at',
-            field=models.DateTimeField(blank=True, help_text="when the seat's phone closed its socket (null: open)", null=True),
+            model_name="seatlink",
+            name="gone_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="when the seat's phone closed its socket (null: open)",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='seatlink',
-            name='seen_at',
-            field=models.DateTimeField(blank=True, help_text="when the seat's phone was last heard from", null=True),
+            model_name="seatlink",
+            name="seen_at",
+            field=models.DateTimeField(
+                blank=True, help_text="when the seat's phone was last heard from", null=True
+            ),
         ),
     ]
