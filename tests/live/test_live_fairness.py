@@ -40,10 +40,10 @@ def put(client: APIClient, session: Session, seat: int, entry: Any) -> Any:
 
 
 def submit(client: APIClient, session: Session, seat: int, entry: Any, key: str = "") -> Any:
-    extra = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-    return client.post(
-        url(session, f"seats/{seat}/submit/"), {"entry": entry}, format="json", **extra
-    )
+    path = url(session, f"seats/{seat}/submit/")
+    if not key:
+        return client.post(path, {"entry": entry}, format="json")
+    return client.post(path, {"entry": entry}, format="json", HTTP_IDEMPOTENCY_KEY=key)
 
 
 def cards_of(seat_hand: dict[str, str]) -> set[str]:
