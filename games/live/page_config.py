@@ -7,6 +7,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from games.engine.games import GAMES
 from games.models import Session
 
 
@@ -23,4 +24,6 @@ def live_config(session: Session, **extra: Any) -> dict[str, Any]:
     }
     if "token" in extra:
         config["rules"] = session.rules
+    # The cards a seat enters, for "entering 7/13"; Big Two counts cards left (no total).
+    config["hand_size"] = None if GAMES[session.game].shape == "leftovers" else 13
     return config

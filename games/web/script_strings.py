@@ -77,6 +77,22 @@ SCRIPT_STRINGS: dict[str, Any] = {
         "Revoke this seat link? The phone holding it can no longer enter hands; a new link "
         "takes its place."
     ),
+    "live_sending": _("Sending your hand…"),
+    "live_submit_queued": _(
+        "No connection: your hand is kept on this phone and sent by itself as soon as the "
+        "server answers. No need to tap again."
+    ),
+    "live_nudge": _("Nudge"),
+    "live_nudged": _("Nudged"),
+    "live_free": _("Free for another phone"),
+    "live_progress": {
+        "not_opened": _("not opened yet"),
+        "opened": _("opened, no cards yet"),
+        "entering": _("entering: %(count)s cards"),
+        "entering_of": _("entering %(count)s/%(size)s"),
+        "offline": _("offline for %(seconds)s s"),
+        "taken_over": _("taken over by the host"),
+    },
     "live_states": {
         "waiting": pgettext_lazy("a seat of the live table", "waiting"),
         "entering": pgettext_lazy("a seat of the live table", "entering"),

@@ -3,7 +3,8 @@
 // WebSocket; the state itself is always fetched over HTTP, so when the socket is not open
 // (refused, dropped, not supported) polling every 2 s shows the same thing. A seat's entry
 // is kept on the phone (localStorage) and as a draft on the server, so a phone that drops
-// its connection resumes where it was.
+// its connection resumes where it was; a submit that cannot reach the server waits on the
+// phone, with its Idempotency-Key, and goes as soon as the server answers again.
 (function () {
   "use strict";
   var t = window.scorekeeperText;
@@ -32,20 +33,47 @@
 
   // Every call to the live API: the seat token for a seat's page, the session cookie and
   // the CSRF token for a member's.
-  function api(method, path, body) {
+  function api(method, path, body, extra) {
     var headers = { Accept: "application/json", "X-CSRFToken": csrf() };
-    if (config.token) headers["X-Seat-Token"] = config.token;
+    if (config.token) {
+      headers["X-Seat-Token"] = config.token;
+      headers["X-Seat-Device"] = device();
+    }
     if (body !== undefined) headers["Content-Type"] = "application/json";
+    Object.assign(headers, extra || {});
+    // A request the network swallows (a phone whose Wi-Fi went) fails after 15 s rather
+    // than never.
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort ? setTimeout(function () { abort.abort(); }, 15000) : null;
     return fetch(config.api + (path || ""), {
       method: method,
       headers: headers,
       credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: abort ? abort.signal : undefined,
     }).then(function (response) {
+      clearTimeout(timer);
       return response.json().catch(function () { return {}; }).then(function (data) {
-        return { ok: response.ok, status: response.status, body: data };
+        var wait = parseInt(response.headers.get("Retry-After") || "", 10);
+        return { ok: response.ok, status: response.status, body: data, retryAfter: wait > 0 ? wait : 0 };
       });
-    });
+    }, function (error) { clearTimeout(timer); throw error; });
+  }
+
+  // This phone's own secret for a seat: the first phone to open a seat's link holds it,
+  // and only it reads the seat's hand (another holder of the link sees what all see).
+  function device() {
+    if (device.memo) return device.memo;
+    var key = "scorekeeper.device." + config.token;
+    var known = null;
+    try { known = localStorage.getItem(key); } catch (e) { /* private mode */ }
+    if (known) { device.memo = known; return known; }
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    known = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    try { localStorage.setItem(key, known); } catch (e) { /* kept for this page only */ }
+    device.memo = known;
+    return known;
   }
 
   // ---- The connection: a socket when it can, polling when it cannot. ----
@@ -63,31 +91,56 @@
     // server (LIVE_SOCKET_URL, e.g. Daphne beside gunicorn); empty for this origin.
     var origin = document.body.getAttribute("data-live-socket");
     if (!origin) origin = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
-    var url = origin + config.ws + (config.token ? "?seat=" + encodeURIComponent(config.token) : "");
-    try { socket = new WebSocket(url); } catch (e) { startPolling(); return; }
-    socket.onopen = function () {
+    var url = origin + config.ws;
+    if (config.token) url += "?seat=" + encodeURIComponent(config.token) + "&device=" + device();
+    var opened;
+    try { opened = new WebSocket(url); } catch (e) { startPolling(); return; }
+    socket = opened;
+    opened.onopen = function () {
       retry = 1000;
+      answered = Date.now();
       stopPolling();
       connection(t("live_connected"));
       refresh(); // whatever changed while it was closed
+      sendPending();
     };
-    socket.onmessage = function (event) {
+    opened.onmessage = function (event) {
       var message;
+      answered = Date.now();
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "changed") onChanged(message.what, message.state);
+      if (message.type === "nudge" && seatPage && message.seat === config.seat) nudged();
     };
-    socket.onclose = function (event) {
-      socket = null;
-      if (event.code === 4403 || event.code === 4404) {
-        refresh(); // this page may no longer follow the session: the API says why
-        return;
-      }
-      connection(t("live_polling"));
-      startPolling();
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 30000);
+    opened.onclose = function (event) {
+      if (socket !== opened) return; // a socket already given up as dead
+      lost(event.code === 4403 || event.code === 4404);
     };
   }
+
+  // The socket is gone: poll meanwhile and open a new one, sooner while a hand waits to go.
+  function lost(refusedHere) {
+    var was = socket;
+    socket = null;
+    if (was) { was.onclose = null; try { was.close(); } catch (e) { /* already closed */ } }
+    if (refusedHere) {
+      refresh(); // this page may no longer follow the session: the API says why
+      return;
+    }
+    connection(t("live_polling"));
+    startPolling();
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, pending() ? 4000 : 30000);
+  }
+
+  // A seat's phone pings every 10 s, which tells the host's page it is here; a socket that
+  // has not answered for 25 s is given up (a connection the network dropped without a
+  // word never closes by itself).
+  var answered = 0;
+  setInterval(function () {
+    if (!socket || socket.readyState !== 1) return;
+    if (Date.now() - answered > 25000) { lost(false); return; }
+    socket.send(JSON.stringify({ type: "ping" }));
+  }, 10000);
 
   // ---- The seat's entry (a seat's page only). ----
   var form = $("deal-form");
@@ -170,20 +223,87 @@
     if (local && !same(local, server) && !you.submitted) { unsent = true; sendDraft(); }
   }
 
+  // ---- A submit that waits on the phone until the server takes it. ----
+  // Kept in localStorage with its Idempotency-Key, so a reload or a reopened tab sends the
+  // same submit, and the server records it once however many copies arrive.
+  function pendingKey() { return state && state.live ? storageKey(state.live.id) + ".submit" : null; }
+  function pending() {
+    var key = pendingKey();
+    if (!key) return null;
+    try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return pending.memo || null; }
+  }
+  function setPending(value) {
+    var key = pendingKey();
+    pending.memo = value;
+    if (!key) return;
+    try {
+      if (value) localStorage.setItem(key, JSON.stringify(value));
+      else localStorage.removeItem(key);
+    } catch (e) { /* kept for this page only */ }
+  }
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    return device() + "-" + Date.now() + "-" + Math.random().toString(16).slice(2);
+  }
+
+  var sending = false;
+  var resendTimer = null;
+  var resendWait = 2000;
+  function queued(text) {
+    var box = $("live-queued");
+    if (!box) return;
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  function sendPending() {
+    var waiting = pending();
+    if (!seatPage || !waiting || sending) return;
+    sending = true;
+    clearTimeout(resendTimer);
+    api("POST", "seats/" + config.seat + "/submit/", { entry: waiting.entry }, { "Idempotency-Key": waiting.key })
+      .then(function (answer) {
+        sending = false;
+        if (answer.status >= 500) { retryLater(answer.retryAfter); return; }
+        setPending(null);
+        resendWait = 2000;
+        queued("");
+        if (answer.ok) { unsent = false; show(answer.body); return; }
+        // Taken in another way (already submitted: this phone's own earlier copy) or
+        // refused for a reason the player must see; the entry is theirs to change.
+        if (!(answer.body && answer.body.code === "already_submitted")) showError(reason(answer.body));
+        refresh();
+      }, function () { sending = false; retryLater(0); });
+  }
+
+  function retryLater(seconds) {
+    queued(t("live_submit_queued"));
+    showSeatPage(state && state.live);
+    clearTimeout(resendTimer);
+    resendTimer = setTimeout(sendPending, seconds ? seconds * 1000 : resendWait);
+    resendWait = Math.min(resendWait * 2, 15000);
+  }
+
+  function nudged() {
+    var box = $("live-nudge");
+    if (!box) return;
+    box.hidden = false;
+    if (navigator.vibrate) navigator.vibrate([150, 80, 150]);
+  }
+
   if (seatPage) {
     form.addEventListener("input", changed);
     form.addEventListener("change", changed);
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      if (!state || !state.live || state.live.status !== "open") return;
       clearTimeout(saveTimer);
       showError("");
-      var entry = readEntry();
       keep();
-      api("POST", "seats/" + config.seat + "/submit/", { entry: entry }).then(function (answer) {
-        if (answer.ok) { unsent = false; show(answer.body); return; }
-        showError(reason(answer.body));
-        refresh();
-      }).catch(function () { showError(t("live_offline")); });
+      setPending({ entry: readEntry(), key: newKey() });
+      queued(t("live_sending"));
+      showSeatPage(state.live);
+      sendPending();
     });
     $("live-withdraw").addEventListener("click", function () {
       api("POST", "seats/" + config.seat + "/withdraw/").then(function (answer) {
@@ -207,19 +327,66 @@
         });
       }).catch(function () { box.textContent = t("cannot_arrange"); });
     });
-    window.addEventListener("online", function () { if (unsent) sendDraft(); refresh(); });
+    window.addEventListener("online", function () { if (unsent) sendDraft(); sendPending(); refresh(); });
   }
 
   // ---- Showing the state. ----
+  // How far a seat is, as the table needs to know it: done, taken over, its phone never
+  // opened, gone (for how long), or entering (cards so far).
+  var shownAt = Date.now();
+  function quietFor(seat) {
+    return seat.quiet === null || seat.quiet === undefined ? null : seat.quiet + Math.round((Date.now() - shownAt) / 1000);
+  }
+  function phoneState(seat) {
+    if (seat.phone === "none") return "none";
+    var quiet = quietFor(seat);
+    return seat.phone === "offline" || (quiet !== null && quiet > 30) ? "offline" : "online";
+  }
+  function progress(seat) {
+    if (seat.state === "submitted") return t("live_states.submitted");
+    if (seat.taken_over) return t("live_progress.taken_over");
+    var phone = phoneState(seat);
+    if (phone === "offline") return t("live_progress.offline", { seconds: quietFor(seat) });
+    if (phone === "none" && seat.by !== "host") return t("live_progress.not_opened");
+    if (!seat.cards) return t("live_progress.opened");
+    var size = config.hand_size;
+    return size ? t("live_progress.entering_of", { count: seat.cards, size: size })
+      : t("live_progress.entering", { count: seat.cards });
+  }
+
   function seatLine(seat) {
-    var li = el("li", "live-seat " + seat.state + (seat.conflict ? " conflict" : ""));
+    var phone = phoneState(seat);
+    var li = el("li", "live-seat " + seat.state + (seat.conflict ? " conflict" : "") + " phone-" + phone);
     li.dataset.seat = seat.seat;
     li.appendChild(el("strong", "", seat.player));
-    var words = t("live_states." + seat.state);
-    if (seat.by === "host") words += " · " + t("live_by_host");
-    li.appendChild(el("span", "muted", " " + words));
+    var words = progress(seat);
+    if (seat.by === "host" && !seat.taken_over) words += " · " + t("live_by_host");
+    li.appendChild(el("span", "muted progress", " " + words));
     if (seat.conflict) li.appendChild(el("span", "error", " " + t("live_conflict")));
+    if (config.host && state && state.live && state.live.status === "open" && seat.state !== "submitted") {
+      var tools = el("span", "seat-tools");
+      if (!seat.taken_over) tools.appendChild(hostButton(t("live_nudge"), "nudge", seat));
+      if (phone !== "none" && !seat.taken_over) tools.appendChild(hostButton(t("live_free"), "release", seat));
+      li.appendChild(tools);
+    }
     return li;
+  }
+
+  function hostButton(text, action, seat) {
+    var button = el("button", "secondary small", text);
+    button.type = "button";
+    button.dataset.action = action;
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("POST", "seats/" + seat.seat + "/" + action + "/").then(function (answer) {
+        button.disabled = false;
+        if (answer.ok) {
+          show(answer.body);
+          if (action === "nudge") button.textContent = t("live_nudged");
+        }
+      }, function () { button.disabled = false; });
+    });
+    return button;
   }
 
   function signed(value) {
@@ -263,20 +430,25 @@
   function showSeatPage(live) {
     var you = live && live.you;
     var open = !!live && live.status === "open";
-    $("live-none").hidden = open;
-    $("live-entry").hidden = !open || !you || you.submitted || you.taken_over;
-    $("live-done").hidden = !open || !you || !you.submitted;
-    if (open && you && you.submitted) $("live-done-text").textContent = t("live_submitted");
+    var waiting = open && !!you && !you.submitted && !!pending();
+    var done = open && !!you && (you.submitted || waiting);
+    $("live-none").hidden = open || !!state.elsewhere;
+    $("live-entry").hidden = !open || !you || done || you.taken_over;
+    $("live-done").hidden = !done;
+    if (done) $("live-done-text").textContent = waiting ? "" : t("live_submitted");
+    if (!waiting) queued("");
     // A submitted hand can be taken back until the last seat's submit records the deal.
     $("live-withdraw").hidden = !open || !you || !you.submitted;
+    if (!open || done) $("live-nudge").hidden = true;
     var conflicts = $("live-conflicts");
     var list = (you && you.conflicts) || [];
     conflicts.replaceChildren.apply(conflicts, list.map(function (c) {
       return el("li", "", t("live_also_in", { card: c.card, player: c.player }));
     }));
     conflicts.hidden = !list.length;
-    if (open) resume(live, you);
+    if (open && you) resume(live, you);
     if (open && you && you.taken_over) showError(t("live_taken_over"));
+    if (waiting && !sending) sendPending();
   }
 
   function showHostPage(live) {
@@ -287,11 +459,13 @@
 
   function show(next) {
     state = next;
+    shownAt = Date.now();
     var live = next.live;
     var message = $("live-message");
     // (A seat's page says "no deal in progress" beside its button to start one.)
     var none = !seatPage && !(live && live.status === "open");
-    if (message) message.textContent = live && live.message ? live.message : (none ? t("live_none") : "");
+    var said = live && live.message ? live.message : (none ? t("live_none") : "");
+    if (message) message.textContent = next.elsewhere || said;
     var seats = $("live-seats");
     if (seats) {
       var rows = live && live.status === "open" ? live.seats : [];
@@ -343,7 +517,10 @@
       }
       if (config.scoreboard) { scoreboardSaw(answer.body.session); return; }
       show(answer.body);
+      // Whatever the connection said while it was failing no longer holds.
+      connection(socket && socket.readyState === 1 ? t("live_connected") : t("live_polling"));
       if (seatPage && unsent) sendDraft();
+      if (seatPage) sendPending();
     }).catch(function () { connection(t("live_offline")); });
   }
 
@@ -439,9 +616,37 @@
         api("POST", "seats/" + host.dataset.seat + "/submit/", { entry: entry }).then(answered);
       });
       host.querySelector("button.take-over").addEventListener("click", function () {
-        api("POST", "seats/" + host.dataset.seat + "/take-over/").then(answered);
+        api("POST", "seats/" + host.dataset.seat + "/take-over/").then(function (answer) {
+          answered(answer);
+          // The seat's hand so far, which only the host who took it over reads.
+          var taken = answer.ok && answer.body.taken && answer.body.taken.entry;
+          if (!taken) return;
+          ROWS.forEach(function (row) {
+            if (typeof taken[row] === "string" && !host.elements[row].value) host.elements[row].value = taken[row];
+          });
+          host.closest("details").open = true;
+        });
       });
     });
+  }
+  if (config.host) {
+    // The seconds a phone has been gone count up between states; a fresh state every
+    // 10 s tells a phone that went silent without closing its socket.
+    setInterval(function () {
+      if (!state || !state.live || state.live.status !== "open") return;
+      state.live.seats.forEach(function (seat) {
+        var li = document.querySelector('#live-seats li[data-seat="' + seat.seat + '"]');
+        var span = li && li.querySelector(".progress");
+        if (!span) return;
+        var words = progress(seat);
+        if (seat.by === "host" && !seat.taken_over) words += " · " + t("live_by_host");
+        span.textContent = " " + words;
+        li.classList.toggle("phone-offline", phoneState(seat) === "offline");
+      });
+    }, 1000);
+    setInterval(function () {
+      if (state && state.live && state.live.status === "open") refresh();
+    }, 10000);
   }
   if (seatPage) {
     $("live-open").addEventListener("click", function () {
