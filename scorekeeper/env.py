@@ -6,6 +6,7 @@ naming the variable, instead of guessing.
 """
 
 import os
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -69,6 +70,37 @@ def env_url(name: str, schemes: frozenset[str]) -> str | None:
             f" use one of: {', '.join(sorted(schemes))}."
         )
     return value
+
+
+WEB_SCHEMES = frozenset({"http", "https"})
+# A host as Django's host check accepts it: a name or IPv4 address, or an IPv6 address in
+# brackets, with an optional port.
+ORIGIN_HOST = re.compile(r"^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:[0-9]{1,5})?$")
+
+
+def env_origin(name: str) -> str | None:
+    """An http or https origin (``https://cards.example.org``, a port allowed, no path but
+    ``/``), answered lowercase without a trailing slash; None when unset."""
+    url = env_url(name, WEB_SCHEMES)
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    example = "such as https://cards.example.org or http://192.168.1.20:8000"
+    host = ORIGIN_HOST.match(parts.netloc.lower())
+    if host is None or (host.group(2) and not 0 < int(host.group(2)[1:]) < 65536):
+        raise ImproperlyConfigured(f"{name}={url!r} has no valid host: give an origin, {example}.")
+    if parts.path not in ("", "/") or "?" in url or "#" in url:
+        raise ImproperlyConfigured(
+            f"{name}={url!r} has more than an origin: give no path, query or fragment, {example}."
+        )
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def origin_host(origin: str) -> str:
+    """The host of an ``env_origin`` value without its port, as ``ALLOWED_HOSTS`` names it."""
+    host = ORIGIN_HOST.match(origin.partition("://")[2])
+    assert host is not None, origin
+    return host.group(1)
 
 
 # PostgreSQL through Django's own backend, with two of its options (docs/operations.md):

@@ -19,10 +19,12 @@ from scorekeeper.env import (
     env_database,
     env_int,
     env_list,
+    env_origin,
     env_rate,
     env_required,
     env_str,
     env_url,
+    origin_host,
 )
 from scorekeeper.hosts import PRIVATE_NETWORK
 
@@ -43,6 +45,18 @@ ALLOWED_HOSTS: list[str] = env_list(
 if not ALLOWED_HOSTS:
     # Django would answer every request with 400; say so at start-up instead.
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is false.")
+
+# The origin of every link handed to a phone (seat and invite links, their QR codes:
+# games.lib.public_url), such as https://cards.example.org; unset, the address the request
+# came to. A link handed out must be answered, so its host is allowed (and its origin
+# trusted by the CSRF check, below).
+SITE_URL = env_origin("SITE_URL")
+if SITE_URL is not None and origin_host(SITE_URL) not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(origin_host(SITE_URL))
+# This computer's address on the local network, as `make run` finds it
+# (scripts/lan_url.py): links asked for at a loopback address (127.0.0.1, localhost),
+# which no phone can open, use it instead.
+LAN_URL = env_origin("LAN_URL")
 
 INSTALLED_APPS = [
     # First, so that `runserver` serves the ASGI application (WebSockets included).
@@ -256,6 +270,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+# SITE_URL's pages post from its origin, which a proxy that ends TLS without telling Django
+# (SECURE_PROXY_SSL_HEADER) would otherwise make a cross-origin post.
+if SITE_URL is not None and SITE_URL not in CSRF_TRUSTED_ORIGINS:
+    CSRF_TRUSTED_ORIGINS.append(SITE_URL)
 
 # The client's address for the login lock-out and request logs: REMOTE_ADDR, or, behind a
 # proxy that appends to X-Forwarded-For, the last address of that header.

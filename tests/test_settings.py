@@ -15,8 +15,10 @@ from scorekeeper.env import (
     env_database,
     env_int,
     env_list,
+    env_origin,
     env_rate,
     env_url,
+    origin_host,
 )
 from scorekeeper.hosts import PRIVATE_NETWORK, is_local_host
 
@@ -38,6 +40,9 @@ SETTINGS_VARIABLES = (
     "ARRANGE_ANON_MAX_FANTASY_CARDS",
     "LOGIN_FAILURE_LIMIT",
     "LOGIN_FAILURE_WINDOW",
+    "SITE_URL",
+    "LAN_URL",
+    "CSRF_TRUSTED_ORIGINS",
 )
 SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}
 
@@ -138,6 +143,58 @@ def test_env_database_rejects(monkeypatch: pytest.MonkeyPatch, url: str) -> None
         env_database("DATABASE_URL", default=SQLITE)
 
 
+@pytest.mark.parametrize(
+    ("value", "expected", "host"),
+    [
+        ("https://cards.example.org", "https://cards.example.org", "cards.example.org"),
+        (" https://Cards.Example.ORG/ ", "https://cards.example.org", "cards.example.org"),
+        ("http://192.168.1.20:8000", "http://192.168.1.20:8000", "192.168.1.20"),
+        ("http://[fd12::1]:8000/", "http://[fd12::1]:8000", "[fd12::1]"),
+        (
+            "https://scores.example.org:65535",
+            "https://scores.example.org:65535",
+            "scores.example.org",
+        ),
+    ],
+)
+def test_env_origin_reads(
+    monkeypatch: pytest.MonkeyPatch, value: str, expected: str, host: str
+) -> None:
+    monkeypatch.setenv("SITE_URL", value)
+
+    assert env_origin("SITE_URL") == expected
+    assert origin_host(expected) == host
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        ("cards.example.org", "SITE_URL has the unsupported scheme (none)"),
+        ("ftp://cards.example.org", "SITE_URL has the unsupported scheme ftp://"),
+        ("https://", "SITE_URL='https://' has no valid host"),
+        ("https://user:secret@cards.example.org", "has no valid host"),
+        ("https://cards example.org", "has no valid host"),
+        ("http://192.168.1.20:99999", "has no valid host"),
+        ("http://192.168.1.20:0", "has no valid host"),
+        ("https://cards.example.org/scores", "has more than an origin"),
+        ("https://cards.example.org/?next=/", "has more than an origin"),
+        ("https://cards.example.org#seats", "has more than an origin"),
+    ],
+)
+def test_env_origin_rejects(monkeypatch: pytest.MonkeyPatch, value: str, error: str) -> None:
+    monkeypatch.setenv("SITE_URL", value)
+
+    with pytest.raises(ImproperlyConfigured, match=r"^SITE_URL") as refused:
+        env_origin("SITE_URL")
+    assert error in str(refused.value)
+
+
+def test_env_origin_unset_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SITE_URL", " ")
+
+    assert env_origin("SITE_URL") is None
+
+
 def test_env_url_rejects_unknown_broker(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CELERY_BROKER_URL", "http://127.0.0.1:6379/0")
 
@@ -200,6 +257,9 @@ def test_production_mode_loads_when_configured() -> None:
         ({"DOCUMENT_PENDING_TIMEOUT": "-5"}, "DOCUMENT_PENDING_TIMEOUT"),
         ({"THROTTLE_EXPECTED_ANON": "lots"}, "THROTTLE_EXPECTED_ANON='lots' is not a rate"),
         ({"ARRANGE_ANON_MAX_SAMPLES": "50000"}, "ARRANGE_ANON_MAX_SAMPLES='50000'"),
+        ({"SITE_URL": "https://cards.example.org/scores"}, "SITE_URL='https://cards.example.org/"),
+        ({"SITE_URL": "cards.example.org"}, "SITE_URL has the unsupported scheme"),
+        ({"LAN_URL": "http://192.168.1.20:8000/seat/"}, "LAN_URL='http://192.168.1.20:8000/"),
     ],
     ids=[
         "malformed-debug",
@@ -212,6 +272,9 @@ def test_production_mode_loads_when_configured() -> None:
         "timeout-negative",
         "throttle-rate",
         "samples-over-the-engine-cap",
+        "site-url-with-a-path",
+        "site-url-without-a-scheme",
+        "lan-url-with-a-path",
     ],
 )
 def test_bad_environment_stops_start_up(env: dict[str, str], named: str) -> None:
@@ -407,6 +470,42 @@ def hosts_answered(hosts: list[str], **env: str) -> list[str]:
     )
     assert result.returncode == 0, result.stderr
     return result.stdout.split()
+
+
+ORIGINS = "s.SITE_URL, s.LAN_URL, s.ALLOWED_HOSTS[-1], s.CSRF_TRUSTED_ORIGINS"
+
+
+def test_the_links_origins_default_to_none() -> None:
+    result = load_settings(ORIGINS)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[:2] == ["None", "None"]
+    assert result.stdout.split()[-1] == "[]"
+
+
+def test_site_url_is_answered_and_trusted_for_posts() -> None:
+    production = {"DEBUG": "false", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "example.org"}
+    site = {"SITE_URL": "https://Cards.example.org/", "LAN_URL": "http://192.168.1.20:8000"}
+
+    result = load_settings(ORIGINS, **production, **site)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "https://cards.example.org",
+        "http://192.168.1.20:8000",
+        "cards.example.org",
+        "['https://cards.example.org']",
+    ]
+    hosts = ["cards.example.org", "example.org", "192.168.1.20"]
+    assert hosts_answered(hosts, **production, **site) == ["ok", "ok", "refused"]
+
+
+def test_development_answers_a_public_site_url_too() -> None:
+    hosts = ["cards.example.org:443", "192.168.1.20:8000", "example.com"]
+
+    answered = hosts_answered(hosts, SITE_URL="https://cards.example.org")
+
+    assert answered == ["ok", "ok", "refused"]
 
 
 def test_development_answers_this_computer_and_the_local_network() -> None:

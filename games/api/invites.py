@@ -20,6 +20,7 @@ from games import services
 from games.api.groups import current_user, validated
 from games.api.reports import user_group
 from games.errors import ServiceError
+from games.lib.public_url import public_url
 from games.models import GroupInvite
 from games.permissions import require_owner
 from games.services import invites
@@ -52,7 +53,7 @@ def _body(request: Request, invite: GroupInvite) -> dict[str, Any]:
         "expires_at": invite.expires_at.isoformat(),
         "revoked_at": invite.revoked_at.isoformat() if invite.revoked_at else None,
         "token": token,
-        "link": request.build_absolute_uri(reverse("web:invite", args=[token])),
+        "link": public_url(request, reverse("web:invite", args=[token])),
     }
 
 

@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.reports import user_session
 from games.errors import error_body
+from games.lib.public_url import public_url
 from games.live import push, seat_links, table
 from games.live.seat_auth import MemberOrSeat, SeatTokenAuthentication
 from games.live.seat_links import Seat
@@ -129,7 +130,7 @@ def _link_body(request: Request, link: SeatLink, seats: dict[int, tuple[int, str
         "id": link.pk,
         "seat": seat,
         "player": name,
-        "url": request.build_absolute_uri(reverse("web:seat", args=[token])),
+        "url": public_url(request, reverse("web:seat", args=[token])),
         "token": token,
         "revoked": link.revoked_at is not None,
     }

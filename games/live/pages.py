@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.engine.games import GAMES
+from games.lib.public_url import loopback_links, public_url
 from games.live import seat_links
 from games.live.page_config import live_config
 from games.models import Session
@@ -27,7 +28,7 @@ from games.web.invites import qr_svg
 
 
 def seat_url(request: HttpRequest, token: str) -> str:
-    return request.build_absolute_uri(reverse("web:seat", args=[token]))
+    return public_url(request, reverse("web:seat", args=[token]))
 
 
 def _entry_context(session: Session) -> dict[str, Any]:
@@ -85,6 +86,7 @@ def live_page(request: HttpRequest, pk: int) -> HttpResponse:
         "group": session.group,
         "role": role,
         "links": rows,
+        "links_note": loopback_links(request),
         "mine": mine,
         "config": live_config(session, host=True),
         **_entry_context(session),

@@ -16,13 +16,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
+from games.lib.public_url import loopback_links, public_url
 from games.models import Group, GroupInvite, Player
 from games.services import invites
 from games.web.common import group_for, require_owner_role, typed_text, user_of
 
 
 def invite_url(request: HttpRequest, invite: GroupInvite) -> str:
-    return request.build_absolute_uri(reverse("web:invite", args=[invites.token_for(invite)]))
+    return public_url(request, reverse("web:invite", args=[invites.token_for(invite)]))
 
 
 def qr_svg(url: str) -> SafeString:
@@ -33,12 +34,13 @@ def qr_svg(url: str) -> SafeString:
 
 
 def invites_context(request: HttpRequest, group: Group) -> dict[str, Any]:
-    """What the group page shows owners: each active invite with its link and QR code."""
+    """What the group page shows owners: each active invite with its link and QR code, and
+    the note on an address no phone can open (``links_note``)."""
     rows = []
     for invite in invites.active_invites(group):
         url = invite_url(request, invite)
         rows.append({"invite": invite, "url": url, "qr": qr_svg(url)})
-    return {"invites": rows}
+    return {"invites": rows, "links_note": loopback_links(request)}
 
 
 @login_required
