@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.reports import user_session
 from games.errors import error_body
-from games.live import push, seat_links, table
+from games.live import check, push, seat_links, table
 from games.live.seat_auth import MemberOrSeat, SeatTokenAuthentication
 from games.live.seat_links import Seat
 from games.live.state import live_state, public_part, public_state
@@ -207,6 +207,16 @@ def live_seat(request: Request, pk: int, seat: int) -> Response:
 def live_submit(request: Request, pk: int, seat: int) -> Response:
     """Submit the seat's hand; the last seat's submit records the deal (STATE.live.deal)."""
     return _write(request, pk, table.submit, seat, entry=True)
+
+
+@extend_schema(request=EntryBody, responses=check.SEAT_CHECK)
+@_live_view(["POST"])
+def live_check(request: Request, pk: int, seat: int) -> Response:
+    """The seat's entry as typed, checked for that seat alone: each row's hand, progress or
+    error, the foul three complete rows make, a natural or a surrender declared. Reads no
+    other seat and writes nothing (who may ask: as for a draft)."""
+    session, actor = _session(request, pk)
+    return Response(check.check_entry(session, seat, _entry(request), actor))
 
 
 @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
