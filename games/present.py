@@ -1,7 +1,8 @@
-"""How numbers, cards, games and naturals read, for the pages and the PDFs alike.
+"""How numbers, cards, games, naturals and a deal's pairs read, for the pages and the PDFs
+alike.
 
 Everything a person sees of a number or a card goes through here, so that a page and a
-sheet never disagree on how "+7.5 units", "1,250.00 VND", "K♥" or "six pairs" look.
+sheet never disagree on how "+7.5 units", "1,250.00 VND", "K♥", "six pairs" or "scoop" look.
 Mau Binh rule sets get the Vietnamese names of their naturals beside the English ones.
 Words follow the active language (``django.utils.translation``); in Vietnamese numbers read
 "1.250,5" (a dot between thousands, a comma before decimals), and cards never change.
@@ -9,7 +10,7 @@ Words follow the active language (``django.utils.translation``); in Vietnamese n
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
-from games.engine.games import GAMES
+from games.engine.games import GAMES, HANDS_FIELD
 from games.engine.rules import NATURALS, Rules, decimal_text
 
 # --- numbers -------------------------------------------------------------------------------
@@ -200,3 +201,98 @@ def _vietnamese() -> bool:
 def capitalised(text: str) -> str:
     """The text with its first letter upper case, as a label starts: "Six pairs"."""
     return text[:1].upper() + text[1:]
+
+
+# --- a deal's pairs --------------------------------------------------------------------------
+
+# How the engine says a pair was settled, as the reason reads ("natural" is named there).
+PAIR_KINDS = {
+    "rows": "",
+    "foul": gettext_noop("foul"),
+    "surrender": gettext_noop("surrender"),
+    "natural": "natural",
+    "cards": gettext_noop("cards left"),
+    "none": "",
+}
+ROW_ORDER = ("front", "middle", "back")
+
+
+def pair_sides(pair: Mapping[str, Any], order: Sequence[str]) -> tuple[str, str, Decimal]:
+    """A pair of a result told from the winner's side: (winner, loser, units won, never
+    below 0); an even pair names its players in ``order`` (seat order)."""
+    seat = {name: k for k, name in enumerate(order)}
+    a, b = sorted(pair["players"], key=lambda name: seat.get(name, 0))
+    won = Decimal(pair["units"]) * (1 if a == pair["players"][0] else -1)
+    return (a, b, won) if won >= 0 else (b, a, -won)
+
+
+def pair_reason(
+    pair: Mapping[str, Any],
+    hands: Mapping[str, Sequence[Mapping[str, Any]]],
+    rules: Rules,
+    k: int | None = None,
+) -> str:
+    """How one pair was settled ("scoop", "foul", "natural: six pairs"), '' for plain rows.
+    ``hands``: each player's hands (``games.engine.games.player_hands``); ``k`` is the
+    hand's index at a Criss Cross table, where each player holds two."""
+    if pair.get("scoop"):
+        return _("scoop")
+    detail = PAIR_KINDS.get(pair.get("kind", ""), "")
+    if detail == "natural":
+        named = []
+        for name in pair["players"]:
+            held = hands.get(name, ())
+            hand = held[k or 0] if len(held) > (k or 0) else {}
+            if hand.get("natural"):
+                named.append(natural_name(hand["natural"], rules))
+        if named:
+            return _("natural: %(names)s") % {"names": ", ".join(named)}
+        return _("natural")
+    return _(detail) if detail else ""
+
+
+def pair_detail(
+    pair: Mapping[str, Any], hands: Mapping[str, Sequence[Mapping[str, Any]]], rules: Rules
+) -> str:
+    """``pair_reason``, each hand's told on its own at a Criss Cross table."""
+    if HANDS_FIELD not in pair:
+        return pair_reason(pair, hands, rules)
+    return "; ".join(
+        _("hand %(k)s: %(detail)s")
+        % {"k": k, "detail": pair_reason(hand, hands, rules, k - 1) or _("rows")}
+        for k, hand in enumerate(pair[HANDS_FIELD], start=1)
+    )
+
+
+def rows_score(pair: Mapping[str, Any], winner: str) -> str:
+    """The rows a pair settled row by row won and lost, from ``winner``'s side ("rows
+    2-1"); '' for a pair settled otherwise."""
+    rows = pair.get("rows")
+    if pair.get("kind") != "rows" or not isinstance(rows, Mapping):
+        return ""
+    side = 1 if pair["players"][0] == winner else -1
+    outcomes = [side * int(rows[row]) for row in ROW_ORDER if row in rows]
+    return _("rows %(won)s-%(lost)s") % {"won": outcomes.count(1), "lost": outcomes.count(-1)}
+
+
+def pair_royalties(
+    pair: Mapping[str, Any], hands: Mapping[str, Sequence[Mapping[str, Any]]]
+) -> str:
+    """The royalties of the rows a pair settled row by row ("Bob's royalties: back 4"),
+    as the result gives them per row; '' when it has none."""
+    if pair.get("kind") != "rows":
+        return ""
+    told = []
+    for name in pair["players"]:
+        held = hands.get(name, ())
+        rows = (held[0].get("rows") if held else None) or {}
+        paid = [
+            f"{_(row)} {units(Decimal(rows[row]['royalty']))}"
+            for row in ROW_ORDER
+            if row in rows and Decimal(rows[row].get("royalty") or 0)
+        ]
+        if paid:
+            told.append(
+                _("%(player)s's royalties: %(rows)s") % {"player": name, "rows": ", ".join(paid)}
+            )
+    return "; ".join(told)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal as D
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -110,3 +111,34 @@ def test_stored_stakes_are_read_in_one_place() -> None:
         "pairs": [{"players": ["Bob", "Ann"], "multiplier": "2"}],
     }
     assert stored_stakes.restricted(None, ["Ann"]) is None
+
+
+def _scored(*players: dict[str, str]) -> dict[str, Any]:
+    from games.engine.request import score_request
+
+    return score_request({"rules": "classic-1-6", "players": list(players)})
+
+
+def test_a_pair_settled_by_rows_tells_its_score_and_royalties() -> None:
+    from games.engine.games import player_hands
+
+    # Ann's quad sevens in the back pay 4 (classic-1-6); Bob wins the front and the middle.
+    result = _scored(
+        {"name": "Ann", "front": "Ac Kc 3d", "middle": "4c 4d 9h Jd Qs", "back": "7c 7d 7h 7s 5d"},
+        {"name": "Bob", "front": "2c 2d 8s", "middle": "5c 5h Tc Ts Kd", "back": "3c 4h 5s 6d 2s"},
+    )
+    (pair,) = result["pairs"]
+    hands = {p["name"]: player_hands(p) for p in result["players"]}
+
+    assert present.pair_sides(pair, ["Bob", "Ann"]) == ("Ann", "Bob", D(3))
+    assert present.rows_score(pair, "Ann") == "rows 1-2"
+    assert present.rows_score(pair, "Bob") == "rows 2-1"
+    assert present.pair_royalties(pair, hands) == "Ann's royalties: back 4"
+    assert present.pair_detail(pair, hands, Rules.from_mapping("classic-1-6")) == ""
+
+
+def test_an_even_pair_is_told_in_seat_order() -> None:
+    pair = {"players": ["Bob", "Ann"], "units": "0", "kind": "none"}
+
+    assert present.pair_sides(pair, ["Ann", "Bob"]) == ("Ann", "Bob", D(0))
+    assert present.rows_score(pair, "Ann") == ""

@@ -81,6 +81,11 @@ urlpatterns = [
         name="session-live-submit",
     ),
     path(
+        "sessions/<int:pk>/live/seats/<int:seat>/check/",
+        live.live_check,
+        name="session-live-check",
+    ),
+    path(
         "sessions/<int:pk>/live/seats/<int:seat>/withdraw/",
         live.live_withdraw,
         name="session-live-withdraw",

@@ -26,8 +26,12 @@ from rest_framework.response import Response
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.reports import user_session
 from games.errors import error_body
+<<<<<<< HEAD
 from games.lib.public_url import public_url
 from games.live import push, seat_links, table
+=======
+from games.live import check, push, seat_links, table
+>>>>>>> wt-seat
 from games.live.seat_auth import MemberOrSeat, SeatTokenAuthentication
 from games.live.seat_links import Seat
 from games.live.state import live_state, public_part, public_state
@@ -236,6 +240,16 @@ def live_submit(request: Request, pk: int, seat: int) -> Response:
         return table.submit(session, seat, entry, actor, key=key)
 
     return _write(request, pk, submit, seat, entry=True)
+
+
+@extend_schema(request=EntryBody, responses=check.SEAT_CHECK)
+@_live_view(["POST"])
+def live_check(request: Request, pk: int, seat: int) -> Response:
+    """The seat's entry as typed, checked for that seat alone: each row's hand, progress or
+    error, the foul three complete rows make, a natural or a surrender declared. Reads no
+    other seat and writes nothing (who may ask: as for a draft)."""
+    session, actor = _session(request, pk)
+    return Response(check.check_entry(session, seat, _entry(request), actor))
 
 
 @extend_schema(request=None, responses=OpenApiTypes.OBJECT)

@@ -8,14 +8,24 @@ drafts are never compared, so nothing typed reveals anything of another seat.
 ``public_state`` is the same without any viewer's seat (``you`` is None): what every
 follower of the session may see, which the WebSocket carries with each change of the deal
 in progress (``games.live.push``), so that a phone fetches only what is its own.
+
+A recorded deal (``deal``) is public, every hand having been shown: its ``pairs`` carry what
+a program reads (``winner``, ``loser``, ``units``, ``kind``, ``scoop``, ``naturals``) beside
+a ``reason`` for people, and its money comes as amounts and as ``money_text``. The words
+are in ``language``, the language of the request that built the STATE; the WebSocket hands
+the writer's STATE to every phone, so a page read in another language fetches its own
+STATE over HTTP once for that deal (``seat_check.js``). The pushed message thus grows by a
+few short strings per pair, rather than by the words of every language.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Max
 from django.urls import reverse
+<<<<<<< HEAD
 from django.utils import timezone
 
 from games.engine.rules import decimal_text
@@ -23,6 +33,15 @@ from games.live.cards import entry_cards
 from games.live.seat_links import QUIET_AFTER
 from games.live.table import submitted_clashes
 from games.models import Deal, LiveDeal, LiveEntry, SeatLink, Session
+=======
+from django.utils import translation
+
+from games.engine.games import player_hands
+from games.engine.rules import Rules, decimal_text
+from games.live.cards import shared_cards
+from games.models import Deal, LiveDeal, LiveEntry, Session
+from games.present import money_in, pair_detail, pair_royalties, pair_sides, rows_score
+>>>>>>> wt-seat
 from games.reports.ledger import balances
 
 
@@ -134,11 +153,58 @@ def _deal(session: Session, deal: Deal | None) -> dict[str, Any] | None:
     players = deal.result.get("players", [])
     # The scoreboard as it stands: a seat link's holder may have no account to open it.
     totals = balances(session)
+    staked = deal.request.get("stakes") is not None
+    currency = session.group.currency
     return {
         "number": deal.number,
         "units": {p["name"]: str(p.get("units", "0")) for p in players},
-        "money": {p["name"]: str(p["money"]) for p in players if p.get("money") is not None},
+        "money": {p["name"]: str(p.get("money", "0")) for p in players} if staked else None,
         "totals": {name: decimal_text(amounts.units) for name, amounts in totals.items()},
-        "total_money": {name: decimal_text(amounts.money) for name, amounts in totals.items()},
+        "total_money": (
+            {name: decimal_text(amounts.money) for name, amounts in totals.items()}
+            if staked
+            else None
+        ),
         "url": reverse("web:session", args=[session.pk]) + f"#deal-{deal.number}",
+        "pairs": _pairs(deal, [p["name"] for p in players]),
+        # The texts below are in the language of whoever's request built this STATE.
+        "language": translation.get_language(),
+        "money_text": (
+            {p["name"]: money_in(Decimal(p.get("money", "0")), currency) for p in players}
+            if staked
+            else None
+        ),
+        "total_money_text": (
+            {name: money_in(amounts.money, currency) for name, amounts in totals.items()}
+            if staked
+            else None
+        ),
     }
+
+
+def _pairs(deal: Deal, order: list[str]) -> list[dict[str, Any]]:
+    """Each pair of the recorded deal from its winner's side: what a program reads (the
+    names, units, kind, scooper, naturals declared) and the reason people read."""
+    rules = Rules.from_mapping(deal.rules)
+    hands = {p["name"]: player_hands(p) for p in deal.result.get("players", [])}
+    told = []
+    for pair in deal.result.get("pairs", []):
+        winner, loser, won = pair_sides(pair, order)
+        how = pair_detail(pair, hands, rules) or rows_score(pair, winner)
+        told.append(
+            {
+                "winner": winner,
+                "loser": loser,
+                "units": decimal_text(won),
+                "kind": pair.get("kind"),
+                "scoop": pair.get("scoop"),
+                "naturals": {
+                    name: hand["natural"]
+                    for name in pair["players"]
+                    for hand in hands.get(name, ())
+                    if hand.get("natural")
+                },
+                "reason": "; ".join(filter(None, (how, pair_royalties(pair, hands)))),
+            }
+        )
+    return told

@@ -222,16 +222,17 @@ def _mark_duplicates(seats: Sequence[SeatFeedback], parsed: Sequence[Mapping[str
     for card, where in places.items():
         if len(where) < 2:
             continue
-        for k, row in where:
+        for place, (k, row) in enumerate(where):
             others = [
                 f"{seats[j].name}'s {other}" if j != k else f"this {other} row"
-                for j, other in where
-                if (j, other) != (k, row)
+                for elsewhere, (j, other) in enumerate(where)
+                if elsewhere != place  # a card twice in one row is in "this front row"
             ]
             note = f"{card_text(card)} is also in {', '.join(dict.fromkeys(others))}"
             row_feedback = seats[k].rows.get(row)
             if row_feedback is not None:
-                row_feedback.duplicate = "; ".join(filter(None, (row_feedback.duplicate, note)))
+                notes = [row_feedback.duplicate, note] if row_feedback.duplicate else [note]
+                row_feedback.duplicate = "; ".join(dict.fromkeys(notes))
 
 
 def _sitting_out(entry: SeatEntry, fields: Sequence[str]) -> SeatFeedback:

@@ -1,6 +1,7 @@
-"""The words the pages' scripts write (deal.js, picker.js, offline.js, jobs.js, live.js), translated
-on the server and handed over in a JSON data block (``<script type="application/json"
-id="js-strings">``, which the Content-Security-Policy lets through since it never runs).
+"""The words the pages' scripts write (deal.js, picker.js, offline.js, jobs.js, live.js,
+seat_check.js), translated on the server and handed over in a JSON data block (``<script
+type="application/json" id="js-strings">``, which the Content-Security-Policy lets through
+since it never runs).
 
 A script reads them with ``scorekeeperText(key, values)`` (forms.js), which fills the named
 ``%(...)s`` placeholders; a key with a dot reads a nested table ("rows.front").
@@ -98,6 +99,21 @@ SCRIPT_STRINGS: dict[str, Any] = {
         "entering": pgettext_lazy("a seat of the live table", "entering"),
         "submitted": pgettext_lazy("a seat of the live table", "done"),
     },
+    # seat_check.js: a seat's page, its rows checked as they fill, and its recorded deal
+    "check_stopped": _(
+        "This hand fouls: %(foul)s. Fix the rows, or tap the button again to submit it as it is."
+    ),
+    "check_submit_anyway": _("Submit anyway (this hand fouls)"),
+    "check_natural": _("Declared natural: %(name)s"),
+    "check_surrendered": _("Surrendered"),
+    "check_not_shown": _("Hand not shown (fouled)"),
+    "check_row": _("%(row)s: %(hand)s"),
+    "pair_won": _("%(units)s from %(player)s"),
+    "pair_lost": _("%(units)s to %(player)s"),
+    "pair_even": _("Even with %(player)s"),
+    "pair_reason": _("%(line)s: %(reason)s"),
+    "money_deal": _("This deal: %(amount)s"),
+    "money_night": _("Tonight: %(amount)s"),
     # jobs.js: the PDF buttons
     "download": _("Download"),
     "failed": _("failed: %(error)s"),

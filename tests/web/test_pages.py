@@ -273,6 +273,9 @@ def test_the_preview_names_hands_fouls_duplicates_and_units(
     assert twice["seats"][3]["rows"]["front"]["duplicate"] == "Ac is also in Ann's front"
     assert twice["error"]["seat"] == 3 and "appears twice" in twice["error"]["message"]
     assert session.deals.count() == 0
+    form["p3-front"] = "4s 4s 3h"
+    same_row = as_bob.post(f"/sessions/{session.pk}/deal/preview/", form).json()
+    assert same_row["seats"][3]["rows"]["front"]["duplicate"] == "4s is also in this front row"
 
 
 def test_the_preview_waits_for_every_hand(session: Session, as_bob: Client) -> None:
