@@ -26,12 +26,8 @@ from rest_framework.response import Response
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.reports import user_session
 from games.errors import error_body
-<<<<<<< HEAD
 from games.lib.public_url import public_url
-from games.live import push, seat_links, table
-=======
 from games.live import check, push, seat_links, table
->>>>>>> wt-seat
 from games.live.seat_auth import MemberOrSeat, SeatTokenAuthentication
 from games.live.seat_links import Seat
 from games.live.state import live_state, public_part, public_state

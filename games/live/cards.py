@@ -6,11 +6,12 @@ here (the engine says what is wrong with it when the entry is submitted).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.engine import ScoreError
 from games.engine.cards import card_text, parse_cards
+from games.models import LiveEntry
 
 CARD_FIELDS = ("front", "middle", "back", "cards", "discards")
 
@@ -43,3 +44,9 @@ def shared_cards(entries: Mapping[int, Any]) -> dict[int, list[tuple[str, int]]]
         for seat in seats:
             out[seat].extend((card, other) for other in seats if other != seat)
     return out
+
+
+def submitted_clashes(entries: Iterable[LiveEntry]) -> dict[int, list[tuple[str, int]]]:
+    """Player -> the (card, other player) pairs its submitted hand shares with another
+    submitted hand. Drafts never count: a draft of guessed cards learns nothing."""
+    return shared_cards({e.player_id: e.entry for e in entries if e.submitted_at is not None})

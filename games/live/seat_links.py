@@ -179,10 +179,8 @@ def release(session: Session, player_id: int) -> None:
     SeatLink.objects.filter(session=session, player_id=player_id, revoked_at=None).update(device="")
 
 
-# How often a phone's presence is written (a request or a ping within it writes nothing),
-# and how long it may stay silent before it counts as offline.
+# How often a phone's presence is written (a request or a ping within it writes nothing).
 HEARD_EVERY = timedelta(seconds=5)
-QUIET_AFTER = timedelta(seconds=30)
 
 
 def heard(seat: Seat) -> None:
@@ -192,7 +190,11 @@ def heard(seat: Seat) -> None:
     fresh = link.seen_at is not None and now - link.seen_at < HEARD_EVERY
     if not seat.own or (fresh and link.gone_at is None):
         return
-    back = link.seen_at is None or link.gone_at is not None or now - link.seen_at > QUIET_AFTER
+    back = (
+        link.seen_at is None
+        or link.gone_at is not None
+        or now - link.seen_at > SeatLink.QUIET_AFTER
+    )
     SeatLink.objects.filter(pk=link.pk).update(seen_at=now, gone_at=None)
     link.seen_at, link.gone_at = now, None
     if back:  # the host's page shows the phone online again

@@ -25,23 +25,13 @@ from typing import Any
 
 from django.db.models import Count, Max
 from django.urls import reverse
-<<<<<<< HEAD
-from django.utils import timezone
-
-from games.engine.rules import decimal_text
-from games.live.cards import entry_cards
-from games.live.seat_links import QUIET_AFTER
-from games.live.table import submitted_clashes
-from games.models import Deal, LiveDeal, LiveEntry, SeatLink, Session
-=======
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.engine.games import player_hands
 from games.engine.rules import Rules, decimal_text
-from games.live.cards import shared_cards
-from games.models import Deal, LiveDeal, LiveEntry, Session
+from games.live.cards import entry_cards, submitted_clashes
+from games.models import Deal, LiveDeal, LiveEntry, SeatLink, Session
 from games.present import money_in, pair_detail, pair_royalties, pair_sides, rows_score
->>>>>>> wt-seat
 from games.reports.ledger import balances
 
 
@@ -127,17 +117,13 @@ def _phones(session: Session) -> dict[int, dict[str, Any]]:
     """Player -> whether the seat's phone is here: ``phone`` "none" (its link never
     opened), "online" or "offline", and ``quiet``, the seconds since it was last heard."""
     now = timezone.now()
-    found = SeatLink.objects.filter(session=session, revoked_at=None).values_list(
+    links = SeatLink.objects.filter(session=session, revoked_at=None).only(
         "player_id", "seen_at", "gone_at"
     )
     phones: dict[int, dict[str, Any]] = {}
-    for player_id, seen_at, gone_at in found:
-        if seen_at is None:
-            phones[player_id] = {"phone": "none", "quiet": None}
-            continue
-        quiet = max(0.0, (now - seen_at).total_seconds())
-        away = gone_at is not None or quiet > QUIET_AFTER.total_seconds()
-        phones[player_id] = {"phone": "offline" if away else "online", "quiet": int(quiet)}
+    for link in links:
+        phone, quiet = link.phone(now)
+        phones[link.player_id] = {"phone": phone, "quiet": quiet}
     return phones
 
 

@@ -20,7 +20,7 @@ are told, so that typing guessed cards reveals nothing of another seat.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from games.engine import ScoreError
 from games.errors import ServiceError
 from games.live import seat_links
-from games.live.cards import CARD_FIELDS, shared_cards
+from games.live.cards import CARD_FIELDS, submitted_clashes
 from games.live.push import announce, nudged
 from games.live.seat_links import Seat
 from games.models import LiveDeal, LiveEntry, Membership, Session
@@ -217,12 +217,6 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
     if refusal is not None:
         raise refusal
     return live
-
-
-def submitted_clashes(entries: Iterable[LiveEntry]) -> dict[int, list[tuple[str, int]]]:
-    """Player -> the (card, other player) pairs its submitted hand shares with another
-    submitted hand. Drafts never count: a draft of guessed cards learns nothing."""
-    return shared_cards({e.player_id: e.entry for e in entries if e.submitted_at is not None})
 
 
 def _replay(session: Session, seat: int, key: str) -> LiveDeal | None:

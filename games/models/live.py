@@ -7,6 +7,8 @@ link to that deal) so that every phone still shows the result until the next one
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -49,6 +51,19 @@ class SeatLink(models.Model):
                 name="seat_link_one_active",
             ),
         )
+
+    # How long a seat's phone may stay silent (its socket pings every 10 s) before it
+    # counts as offline.
+    QUIET_AFTER = timedelta(seconds=30)
+
+    def phone(self, now: datetime) -> tuple[str, int | None]:
+        """Whether the seat's phone is here: "none" (the link never opened), "online" or
+        "offline", with the seconds since it was last heard from."""
+        if self.seen_at is None:
+            return "none", None
+        quiet = max(timedelta(0), now - self.seen_at)
+        away = self.gone_at is not None or quiet > self.QUIET_AFTER
+        return ("offline" if away else "online"), int(quiet.total_seconds())
 
     def __str__(self) -> str:
         state = " (revoked)" if self.revoked_at else ""

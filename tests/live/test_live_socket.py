@@ -85,7 +85,7 @@ def test_announcements_arrive_in_the_order_of_the_writes(session: Session, ann_u
 
 class Window:
     """Holds a last submit between reading the other seats' entries and deciding
-    (``shared_cards`` is called in between) until the other last submit is in the same
+    (``submitted_clashes`` is called in between) until the other last submit is in the same
     window too, or is seen waiting for a row lock: so the race always happens. Without the
     locks both submits then decide on the same stale rows; with them the second one waits
     for the first to commit before it reads anything."""
@@ -121,7 +121,7 @@ class Window:
         self.both_inside.clear()
 
 
-SHARED_CARDS = table.shared_cards
+SHARED_CARDS = table.submitted_clashes
 
 
 def _another_waits_for_a_lock() -> bool:
@@ -144,7 +144,7 @@ def test_two_last_submits_at_once_record_one_deal(
     rounds = 3
     errors: list[BaseException] = []
     window = Window()
-    monkeypatch.setattr(table, "shared_cards", window)
+    monkeypatch.setattr(table, "submitted_clashes", window)
 
     def last(seat: int, actor: table.Actor, start: threading.Barrier) -> None:
         try:

@@ -5,14 +5,13 @@ Each phone opens its own seat link (no account) and taps its own 13 cards
 Bob +4, Cy +3, Di +1). The pages talk to Daphne (``tests/web/asgi_server.py``) over a
 WebSocket; the deal is recorded once and every phone shows it within a second of the last
 submit. A phone that goes offline mid-entry keeps its cards; two submitted hands holding the
-same card are both told, and nothing is recorded until it is fixed; an open scoreboard follows a deal
-recorded from another page.
+same card are both told, and nothing is recorded until it is fixed; an open scoreboard
+follows a deal recorded from another page.
 """
 
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
