@@ -204,8 +204,8 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
         rows[row.player_id] = row
         row.save(update_fields=["entry", "by", "submitted_at", "submit_key", "updated_at"])
         message = ""
-        done = all(e.submitted_at is not None for e in rows.values())
-        if done and not any(submitted_clashes(rows.values()).values()):
+        clashing = any(submitted_clashes(rows.values()).values())
+        if not clashing and all(e.submitted_at is not None for e in rows.values()):
             names = locked.seat_names()
             refusal = _record(locked, live, rows, names)
             if refusal is not None:
