@@ -11,6 +11,7 @@ open is closed (4403): its seat link revoked, its member gone from the group.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -20,6 +21,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games.live.push import session_group
 from games.live.seat_links import Seat, SeatLinkRefused, claim, gone, heard, open_seat
 from games.models import Membership, Session
+
+log = logging.getLogger(__name__)
 
 # Close codes (4000-4999 are the application's): the page stops retrying on these.
 REFUSED = 4403
@@ -54,13 +57,13 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.seat is not None:  # the host's page shows the phone here
-            await database_sync_to_async(heard)(self.seat)
+            await _presence(heard, self.seat)
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
-            await database_sync_to_async(gone)(self.seat.link.pk)
+            await _presence(gone, self.seat.link.pk)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Nothing is taken over the socket: every write goes through the HTTP API. A
@@ -68,7 +71,7 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
             if self.seat is not None:
-                await database_sync_to_async(heard)(self.seat)
+                await _presence(heard, self.seat)
 
     async def session_nudge(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "nudge", "seat": event.get("seat")})
@@ -86,6 +89,15 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
     async def session_left(self, event: dict[str, Any]) -> None:
         if self.user_id is not None and event.get("user") == self.user_id:
             await self.close(code=REFUSED)
+
+
+async def _presence(write: Any, *args: Any) -> None:
+    """Tell the host's page the phone came or went: worth a try, never worth failing the
+    socket for (the database may be down, or gone at a test's end)."""
+    try:
+        await database_sync_to_async(write)(*args)
+    except Exception as error:  # logged: the socket goes on
+        log.warning("the seat's presence was not written: %s", error)
 
 
 @database_sync_to_async
