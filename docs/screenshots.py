@@ -124,6 +124,80 @@ def deal_picker(browser: Any, base: str, session: int) -> None:
     page.close()
 
 
+def seat_urls(base: str, session: int) -> list[str]:
+    """Each seat's link (read before Playwright's loop runs in this thread)."""
+    from games.live import seat_links
+    from games.models import Session
+
+    links = seat_links.make_links(Session.objects.get(pk=session))
+    return [f"{base}/seat/{seat_links.token_for(link)}/" for link in links]
+
+
+def live_table(browser: Any, urls: list[str], base: str, session: int) -> None:
+    """The live table on four phones and the host's page: a seat entering (its hands
+    named), a fouling hand stopped at Submit, the host's progress view with one phone gone,
+    and a seat's result with the reasons."""
+    from tests.services.hands import HANDS, fouled
+
+    phone = {"viewport": VIEWPORTS["phone"], "has_touch": True, "is_mobile": True}
+    contexts = [browser.new_context(**phone) for _ in SEATS]
+    seats = [context.new_page() for context in contexts]
+    for page, url in zip(seats, urls, strict=True):
+        page.goto(url)
+    ann, bob, cy, di = seats
+    ann.locator("#live-open").tap()
+    for page in seats:
+        page.wait_for_selector("#live-entry:not([hidden])")
+
+    def tap(page: Any, cards: str) -> None:
+        for card in cards.split():
+            page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+
+    tap(ann, HANDS["A"]["front"] + " " + " ".join(HANDS["A"]["middle"].split()[:3]))
+    ann.wait_for_selector("#p0-front-fb .label")
+    ann.screenshot(path=str(OUT / "live-seat-entering-phone.png"), full_page=True)
+    print("wrote", (OUT / "live-seat-entering-phone.png").relative_to(ROOT))
+
+    tap(bob, " ".join(fouled("B").values()))  # middle and back the wrong way round
+    bob.wait_for_selector("#p0-foul:not([hidden])")
+    bob.locator("#live-submit").tap()
+    bob.wait_for_selector("#live-submit:has-text('anyway')")
+    bob.screenshot(path=str(OUT / "live-seat-foul-phone.png"), full_page=True)
+    print("wrote", (OUT / "live-seat-foul-phone.png").relative_to(ROOT))
+    bob.locator("#live-submit").tap()
+    bob.wait_for_selector("#live-done:not([hidden])")
+
+    tap(cy, HANDS["C"]["front"] + " " + HANDS["C"]["middle"])
+    tap(di, HANDS["D"]["front"])
+    host = browser.new_page(viewport=VIEWPORTS["phone"], has_touch=True, is_mobile=True)
+    sign_in(host, base)
+    host.goto(f"{base}/sessions/{session}/live/")
+    host.wait_for_selector('#live-seats li[data-seat="3"]:has-text("8/13")')
+    di.close()  # Di's phone is gone
+    host.wait_for_selector('#live-seats li[data-seat="4"]:has-text("offline")')
+    host.wait_for_timeout(3000)  # a few seconds counted
+    host.locator("#live-h").scroll_into_view_if_needed()
+    host.evaluate("window.scrollBy(0, -8)")
+    host.screenshot(path=str(OUT / "live-host-progress-phone.png"))
+    print("wrote", (OUT / "live-host-progress-phone.png").relative_to(ROOT))
+
+    tap(ann, " ".join(HANDS["A"]["middle"].split()[3:]) + " " + HANDS["A"]["back"])
+    ann.locator("#live-submit").tap()
+    tap(cy, HANDS["C"]["back"])
+    cy.locator("#live-submit").tap()
+    di = contexts[3].new_page()  # back, on the same phone
+    di.goto(urls[3])
+    di.wait_for_selector("#live-entry:not([hidden])")
+    tap(di, HANDS["D"]["middle"] + " " + HANDS["D"]["back"])
+    di.locator("#live-submit").tap()
+    bob.wait_for_selector("#live-result-mine:not([hidden])")
+    bob.screenshot(path=str(OUT / "live-seat-result-phone.png"), full_page=True)
+    print("wrote", (OUT / "live-seat-result-phone.png").relative_to(ROOT))
+    for context in contexts:
+        context.close()
+    host.close()
+
+
 def main() -> None:
     workdir = tempfile.mkdtemp(prefix="scorekeeper-shots-")
     env = {
@@ -145,9 +219,11 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     group, session = build_night()
+    urls = seat_urls("", session)
     OUT.mkdir(parents=True, exist_ok=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    urls = [base + url for url in urls]
     command = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
     server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     try:
@@ -174,6 +250,7 @@ def main() -> None:
                 page.goto(f"{base}/sessions/{session}/")
                 shoot(page, f"scoreboard-{width}")
             deal_picker(browser, base, session)
+            live_table(browser, urls, base, session)
             pages["phone"].goto(f"{base}/sessions/{session}/summary/")
             pages["phone"].once("dialog", lambda dialog: dialog.accept())
             pages["phone"].get_by_role("button", name="Close the session").click()

@@ -85,7 +85,7 @@ SCRIPT_STRINGS: dict[str, Any] = {
     ),
     "live_nudge": _("Nudge"),
     "live_nudged": _("Nudged"),
-    "live_free": _("Free for another phone"),
+    "live_free": _("Free the seat"),
     "live_progress": {
         "not_opened": _("not opened yet"),
         "opened": _("opened, no cards yet"),

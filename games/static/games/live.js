@@ -343,7 +343,8 @@
     return seat.phone === "offline" || (quiet !== null && quiet > 30) ? "offline" : "online";
   }
   function progress(seat) {
-    if (seat.state === "submitted") return t("live_states.submitted");
+    // A seat's page says only who is done; the host's page says how far each seat is.
+    if (!config.host || seat.state === "submitted") return t("live_states." + seat.state);
     if (seat.taken_over) return t("live_progress.taken_over");
     var phone = phoneState(seat);
     if (phone === "offline") return t("live_progress.offline", { seconds: quietFor(seat) });
