@@ -150,3 +150,30 @@ def test_a_write_through_the_api_is_announced_once_with_the_state_it_answered(
     assert answers[2].json()["live"]["you"]["conflicts"][0]["player"] == "Bob"
     clashing = [s["conflict"] for s in heard[2]["state"]["live"]["seats"]]
     assert clashing == [False, True, True, False]
+
+
+def test_a_draft_of_guessed_cards_tells_the_table_nothing(session: Session, ann_user: User) -> None:
+    """Ann saves a draft holding every card of Bob's submitted hand: what the socket carries
+    changes only in Ann's own line (now entering, with its count), never a clash or a card."""
+    table.open_live(session, member(ann_user))
+    table.submit(session, 2, hand(2), seat_actor(session, 2))
+    guess = {"cards": " ".join(HANDS["B"].values())}
+    path = _seat_path(session, 3)
+
+    def guessed() -> None:
+        table.save_draft(session, 1, guess, seat_actor(session, 1))
+
+    async def follow() -> dict[str, Any]:
+        communicator, connected, _ = await _open(path, _headers(None))
+        assert connected
+        await database_sync_to_async(guessed)()
+        heard: dict[str, Any] = await communicator.receive_json_from(timeout=5)
+        await communicator.disconnect()
+        return heard
+
+    seats = async_to_sync(follow)()["state"]["live"]["seats"]
+
+    assert [s["conflict"] for s in seats] == [False] * 4
+    assert (seats[0]["state"], seats[0]["cards"]) == ("entering", 13)
+    text = json.dumps(seats)
+    assert [card for card in guess["cards"].split() if card in text] == []
