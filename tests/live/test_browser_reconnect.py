@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from games.models import Deal, Session
@@ -38,13 +37,6 @@ from tests.web.test_browser_live_table import (
     tap_hand,
 )
 from tests.web.test_browser_picker import open_night
-
-# Five pages write at once through Daphne's threads: as the other live-table browser tests,
-# on PostgreSQL (SQLite's shared in-memory test database refuses concurrent writers).
-pytestmark = pytest.mark.skipif(
-    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL: several phones write at once, which the SQLite test database refuses",
-)
 
 __all__ = ["_daphne", "asgi_server", "chromium", "open_night", "phones"]  # fixtures
 

@@ -17,7 +17,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from games.live import seat_links
@@ -27,14 +26,6 @@ from tests.web.asgi_server import AsgiServer
 from tests.web.browser import PHONE, watch_csp
 from tests.web.conftest import PASSWORD
 from tests.web.test_browser_picker import open_night
-
-# Four phones write at once through Daphne's threads: SQLite's shared in-memory test
-# database answers concurrent writers "database table is locked" (seen here), so these run
-# on PostgreSQL, as CI's second run does.
-pytestmark = pytest.mark.skipif(
-    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL: four phones write at once, which the SQLite test database refuses",
-)
 
 __all__ = ["open_night"]  # fixtures, used by name
 

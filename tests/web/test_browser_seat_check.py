@@ -15,7 +15,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
@@ -25,12 +24,6 @@ from tests.web.asgi_server import AsgiServer
 from tests.web.browser import PHONE, watch_csp
 from tests.web.conftest import PASSWORD
 from tests.web.test_browser_live_table import seat_urls, start_deal
-
-# Two phones write at once through Daphne's threads, as in test_browser_live_table.py.
-pytestmark = pytest.mark.skipif(
-    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL: two phones write at once, which the SQLite test database refuses",
-)
 
 KINGS_OVER_THREES = {"front": "Kc Kd 2h", "middle": "3c 3d 4h 5s 7d", "back": "Ac Ad As 9c 9d"}
 BOBS_HAND = {"front": "Qc Jc 9h", "middle": "8c 8d 8h Ah 2s", "back": "6c 6h 6s Th Td"}
