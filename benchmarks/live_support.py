@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from typing import Any
 
 
@@ -15,13 +16,16 @@ class Http:
     def __init__(self, port: int, token: str) -> None:
         self.port = port
         self.token = token
+        # The phone's own secret: the first phone to open a seat holds it (X-Seat-Device).
+        self.device = secrets.token_hex(16)
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
 
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = b"" if body is None else json.dumps(body).encode()
         head = (
             f"{method} /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-            f"X-Seat-Token: {self.token}\r\nAccept: application/json\r\n"
+            f"X-Seat-Token: {self.token}\r\nX-Seat-Device: {self.device}\r\n"
+            "Accept: application/json\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
         )
         for attempt in range(2):  # a kept connection the server closed meanwhile: once more

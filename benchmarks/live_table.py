@@ -9,10 +9,11 @@ in-memory layer, and says which. Deals queue their reviews in Redis too (databas
 LIVE_BENCH_BROKER_DB), as in production where a worker takes them; no worker runs here.
 
 LIVE_TABLES tables (50), each a group with a session of four seats. Every seat is a phone
-as ``games/static/games/live.js`` is: a WebSocket ``ws/sessions/<id>/?seat=<token>`` and
-HTTP with ``X-Seat-Token``; a ``{"type": "changed"}`` that carries the deal's public state
-is shown from it (a fetch, ``GET sessions/<id>/live/``, only when the seat's own part is
-needed), one without it is fetched. The sockets open in batches, with retries.
+as ``games/static/games/live.js`` is: a WebSocket ``ws/sessions/<id>/?seat=<token>&device=``
+and HTTP with ``X-Seat-Token`` and its ``X-Seat-Device``; a ``{"type": "changed"}`` that
+carries the deal's public state is shown from it (a fetch, ``GET sessions/<id>/live/``,
+only when the seat's own part is needed), one without it is fetched. The sockets open in
+batches, with retries.
 
 Each of LIVE_DEALS rounds (5): seat 1 of every table opens a deal in progress, all tables
 at once; once every phone has seen it, the four seats of every table submit their hands
@@ -176,6 +177,7 @@ async def open_socket(port: int, phone: Phone, token: str) -> int:
     from websockets.asyncio.client import connect
 
     url = f"ws://127.0.0.1:{port}/ws/sessions/{phone.session}/?seat={token}"
+    url += f"&device={phone.http.device}"
     delay = 0.2
     for attempt in range(1, 7):
         try:
