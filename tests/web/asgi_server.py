@@ -76,12 +76,15 @@ def _start() -> AsgiServer:
 def _release_test_database() -> None:
     """On PostgreSQL, ends the sessions other threads left open on the test database (the
     server's worker threads, Playwright's contexts), which would keep it from being dropped."""
+    import psycopg
     from django.db import connection
 
     if connection.vendor != "postgresql":
         return
-    with connection.cursor() as cursor:
-        cursor.execute(
+    # A connection of its own, not one from the pool: the server's threads may still hold
+    # every pooled connection, which is the very thing this ends.
+    with psycopg.connect(**connection.get_connection_params(), autocommit=True) as own:
+        own.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )

@@ -10,7 +10,7 @@
   var t = window.scorekeeperText;
   var node = document.getElementById("live-config");
   var form = document.getElementById("deal-form");
-  if (!node || !form || !window.fetch) return;
+  if (!node || !form || !window.fetch || !window.scorekeeperLive) return;
   var config = JSON.parse(node.textContent);
   if (!config.token) return;
   var ROWS = ["front", "middle", "back"];
@@ -34,39 +34,15 @@
     if (text !== undefined) n.textContent = text;
     return n;
   }
-  function csrf() {
-    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
+  // The live API and the entry as live.js has them (its seat token and this phone's
+  // secret; the form read as it sends it).
+  var live = window.scorekeeperLive;
+  function api(method, path, body) {
+    return live.api(method, path, body).then(function (answer) { return answer.ok ? answer.body : null; });
   }
-  function field(name) { return $("p0-" + name); }
+  var readEntry = live.readEntry;
   function capitalised(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
   function zero(units) { return /^-?0(\.0*)?$/.test(String(units)); }
-
-  function api(method, path, body) {
-    var headers = { Accept: "application/json", "X-CSRFToken": csrf(), "X-Seat-Token": config.token };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    return fetch(config.api + path, {
-      method: method,
-      headers: headers,
-      credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(function (response) { return response.ok ? response.json() : null; });
-  }
-
-  // The entry as live.js reads the form to send it (the deal format's player, no "name").
-  function readEntry() {
-    var surrender = field("surrender");
-    var fouled = field("fouled");
-    var natural = field("natural");
-    var cards13 = field("cards13").value.trim();
-    if (surrender && surrender.checked) return { surrender: true };
-    if (fouled && fouled.checked) return { fouled: true };
-    if (natural && natural.value) return { cards: cards13, natural: natural.value };
-    var entry = {};
-    ROWS.forEach(function (row) { entry[row] = field(row).value.trim(); });
-    if (!ROWS.some(function (row) { return entry[row]; }) && cards13) return { cards: cards13 };
-    return entry;
-  }
   function blank(entry) {
     return Object.keys(entry).every(function (key) { return ROWS.indexOf(key) >= 0 && !entry[key]; });
   }
