@@ -190,7 +190,7 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
     stored = checked_entry(entry, complete=True)
     refusal: ScoreError | None = None
     with transaction.atomic():
-        replayed = _replay(session, seat, key)
+        replayed = _replay(session, seat, key, actor)
         if replayed is not None:
             return replayed
         locked, live = _locked(session)
@@ -219,10 +219,11 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
     return live
 
 
-def _replay(session: Session, seat: int, key: str) -> LiveDeal | None:
+def _replay(session: Session, seat: int, key: str, actor: Actor) -> LiveDeal | None:
     """The deal in progress a submit with ``key`` already went to, if it did (read under
-    the session's lock, so a second copy sent while the first is written waits for it)."""
-    if not key:
+    the session's lock, so a second copy sent while the first is written waits for it).
+    A seat link replays only its own seat's submits."""
+    if not key or (actor.seat is not None and actor.seat.seat != seat):
         return None
     locked = Session.objects.select_for_update().get(pk=session.pk)
     player = locked.seats.filter(seat=seat).values_list("player_id", flat=True).first()
