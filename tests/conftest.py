@@ -60,6 +60,17 @@ def _fast_password_hasher() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _no_language_left() -> Iterator[None]:
+    """Every test starts in the default language: a request read in Vietnamese leaves it
+    active in the thread (the middleware activates a language per request and never turns
+    it off), and a service test after it on the same worker would read its errors in it."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Every test starts with an empty cache: calls or form posts counted by one test (the
     calculators' throttles, games.lib.form_posts) must not refuse another's."""
