@@ -11,6 +11,7 @@ open is closed (4403): its seat link revoked, its member gone from the group.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 from urllib.parse import parse_qs
@@ -27,12 +28,15 @@ log = logging.getLogger(__name__)
 # Close codes (4000-4999 are the application's): the page stops retrying on these.
 REFUSED = 4403
 NOT_FOUND = 4404
+BAD_FRAMES = 4400  # more than REFUSED_FRAMES frames the socket does not take
+REFUSED_FRAMES = 20
 
 
 class SessionConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
     link_id: int | None = None  # the seat link it follows by, if any
     seat: Seat | None = None  # that link's seat, when this is the phone that holds it
+    refused = 0  # frames answered with an error
     user_id: int | None = None  # else the member it follows as
 
     async def connect(self) -> None:
@@ -65,13 +69,40 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is not None:
             await _presence(gone, self.seat.link.pk)
 
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        # Nothing is taken over the socket but a ping: every write goes through the HTTP
+        # API. Anything else is answered with an error, never a traceback.
+        if bytes_data is not None or not text_data:
+            await self._refuse("a frame of text is expected, holding a JSON object")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._refuse("the frame is not JSON")
+            return
+        await self.receive_json(content, **kwargs)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        # Nothing is taken over the socket: every write goes through the HTTP API. A
-        # seat's phone pings every few seconds, which tells the host it is still here.
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
-            if self.seat is not None:
-                await _presence(heard, self.seat)
+        # A seat's phone pings every few seconds, which tells the host it is still here.
+        if not isinstance(content, dict) or content.get("type") != "ping":
+            await self._refuse('the only message taken is {"type": "ping"}')
+            return
+        await self.send_json({"type": "pong"})
+        if self.seat is not None:
+            await _presence(heard, self.seat)
+
+    async def _refuse(self, why: str) -> None:
+        """Answer a frame the socket does not take; logged once per socket, and a socket
+        that keeps sending them is closed."""
+        self.refused += 1
+        if self.refused == 1:
+            log.warning("socket of session group %s: frame refused: %s", self.group, why)
+        if self.refused > REFUSED_FRAMES:
+            await self.close(code=BAD_FRAMES)
+            return
+        await self.send_json({"type": "error", "error": why})
 
     async def session_nudge(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "nudge", "seat": event.get("seat")})
