@@ -16,7 +16,7 @@ from tests.live.test_push import _headers, _open
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BAD = [
+BAD: list[dict[str, Any]] = [
     {"text_data": "{not json"},
     {"bytes_data": b"\x00\x01"},
     {"text_data": "[1, 2]"},
