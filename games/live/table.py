@@ -197,6 +197,8 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
         assert live is not None
         row, name = _seat_entry(locked, live, seat, actor)
         if row.submitted_at is not None:
+            if key and row.submit_key == key:  # a copy that waited for the first's lock
+                return live
             raise _already(name)
         row.entry, row.by = stored, _by(locked, row, actor)
         row.submitted_at, row.submit_key = timezone.now(), key
@@ -220,17 +222,18 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
 
 
 def _replay(session: Session, seat: int, key: str, actor: Actor) -> LiveDeal | None:
-    """The deal in progress a submit with ``key`` already went to, if it did (read under
-    the session's lock, so a second copy sent while the first is written waits for it).
-    A seat link replays only its own seat's submits."""
+    """The deal in progress a submit with ``key`` already went to, if it did (a copy sent
+    while the first is still being written finds it under the lock, in ``submit``). A
+    seat link replays only its own seat's submits."""
     if not key or (actor.seat is not None and actor.seat.seat != seat):
         return None
-    locked = Session.objects.select_for_update().get(pk=session.pk)
-    player = locked.seats.filter(seat=seat).values_list("player_id", flat=True).first()
-    if player is None:
-        return None
     found = (
-        LiveEntry.objects.filter(live_deal__session=locked, player_id=player, submit_key=key)
+        LiveEntry.objects.filter(
+            live_deal__session=session,
+            submit_key=key,
+            player__seats__session=session,
+            player__seats__seat=seat,
+        )
         .select_related("live_deal")
         .order_by("-pk")
         .first()

@@ -56,15 +56,7 @@
     if (!box) return;
     box.replaceChildren();
     if (!row) { keep(box); return; }
-    if (row.cards && row.cards.length) {
-      var hand = el("span", "hand");
-      row.cards.forEach(function (c) {
-        var card = el("span", c.red ? "card red" : "card", c.rank + c.suit);
-        card.title = c.text;
-        hand.appendChild(card);
-      });
-      box.appendChild(hand);
-    }
+    if (row.cards && row.cards.length) box.appendChild(window.scorekeeperHand(row.cards));
     if (row.label) { box.append(" "); box.appendChild(el("span", "label", row.label)); }
     if (row.progress && !kept(id + "-fb")) {
       box.append(" ");

@@ -18,6 +18,20 @@
       return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
     });
   };
+  // A row's cards as the server reads them ({rank, suit, red, text}), for the deal form's
+  // feedback and a seat's on the live table.
+  window.scorekeeperHand = function (cards) {
+    var hand = document.createElement("span");
+    hand.className = "hand";
+    cards.forEach(function (c) {
+      var card = document.createElement("span");
+      card.className = c.red ? "card red" : "card";
+      card.textContent = c.rank + c.suit;
+      card.title = c.text;
+      hand.appendChild(card);
+    });
+    return hand;
+  };
   document.addEventListener("submit", function (event) {
     var question = event.target.dataset && event.target.dataset.confirm;
     if (question && !window.confirm(question)) event.preventDefault();

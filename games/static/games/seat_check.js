@@ -53,15 +53,7 @@
     if (!box) return;
     box.replaceChildren();
     if (!told) return;
-    if (told.cards && told.cards.length) {
-      var hand = el("span", "hand");
-      told.cards.forEach(function (c) {
-        var card = el("span", c.red ? "card red" : "card", c.rank + c.suit);
-        card.title = c.text;
-        hand.appendChild(card);
-      });
-      box.appendChild(hand);
-    }
+    if (told.cards && told.cards.length) box.appendChild(window.scorekeeperHand(told.cards));
     [["label", told.label], ["progress", told.progress], ["error", told.error]].forEach(function (part) {
       if (!part[1]) return;
       box.append(" ");
