@@ -172,7 +172,10 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` writes and the production server reads the static files from.
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
+if not STATIC_ROOT.is_absolute():
+    raise ImproperlyConfigured(f"STATIC_ROOT={str(STATIC_ROOT)!r} must be an absolute path.")
 
 # The table-side pages (games/web/): Django's own sign-in and sign-out views, whose pages
 # are templates/web/login.html; signing in leads to the user's groups.

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -245,12 +246,15 @@ class Worker:
 
 @contextmanager
 def serving(env: dict[str, str], log: Path, port: int | None = None) -> Iterator[Server]:
-    server = Server(env, port or free_port(), log)
-    try:
-        server.wait_until_healthy()
-        yield server
-    finally:
-        server.stop()
+    # A static folder of its own unless told: its collectstatic then never deletes files
+    # from under a test process of this checkout reading ./staticfiles at the same time.
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-static-") as static_root:
+        server = Server({"STATIC_ROOT": static_root, **env}, port or free_port(), log)
+        try:
+            server.wait_until_healthy()
+            yield server
+        finally:
+            server.stop()
 
 
 def request_json(

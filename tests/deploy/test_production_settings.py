@@ -26,6 +26,7 @@ VARIABLES = (
     "CSRF_TRUSTED_ORIGINS",
     "TRUST_X_FORWARDED_FOR",
     "LOGIN_FAILURE_LIMIT",
+    "STATIC_ROOT",
 )
 
 
@@ -119,6 +120,7 @@ def test_behind_a_tls_proxy_with_redis_cache() -> None:
         ({"LOGIN_FAILURE_LIMIT": "-1"}, "LOGIN_FAILURE_LIMIT"),
         ({"CACHE_URL": "memcached://127.0.0.1"}, "CACHE_URL"),
         ({"SECURE_SSL_REDIRECT": "sometimes"}, "SECURE_SSL_REDIRECT"),
+        ({"STATIC_ROOT": "staticfiles"}, "STATIC_ROOT"),
     ],
 )
 def test_a_malformed_variable_stops_start_up(env: dict[str, str], named: str) -> None:
@@ -126,3 +128,15 @@ def test_a_malformed_variable_stops_start_up(env: dict[str, str], named: str) ->
 
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {named}" in result.stderr
+
+
+def test_collectstatic_writes_where_static_root_says(tmp_path: Path) -> None:
+    root = tmp_path / "static"
+
+    done = run(
+        "manage.py", "collectstatic", "--noinput", "-v", "0", **production(STATIC_ROOT=str(root))
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert (root / "staticfiles.json").is_file()
+    assert list(root.glob("games/*.js.gz"))
