@@ -284,13 +284,15 @@ TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
 
 # The cache counts the calculators' calls and the account forms' posts: Redis (CACHE_URL,
 # else REDIS_URL) so that every web process shares the counts; local memory, per process,
-# otherwise. (Failed logins are counted in the database.)
+# otherwise. While Redis does not answer, each process counts in its own memory
+# (games.lib.limits_cache) rather than letting every call through. (Failed logins are
+# counted in the database.)
 CACHE_URL = env_url("CACHE_URL", frozenset({"redis", "rediss"})) or env_url(
     "REDIS_URL", frozenset({"redis", "rediss"})
 )
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "games.lib.limits_cache.LimitsCache",
         "LOCATION": CACHE_URL,
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }

@@ -406,7 +406,8 @@ def test_a_lock_out_window_of_zero_is_refused() -> None:
 
 
 def test_the_throttles_count_in_redis_when_a_cache_url_is_set() -> None:
-    # One count for every gunicorn worker: the throttles use the default cache.
+    # One count for every gunicorn worker: the throttles use the default cache, Django's
+    # Redis cache that counts in each process's memory while Redis is down.
     result = load_settings(
         "s.CACHES['default']['BACKEND'], s.CACHES['default']['LOCATION']",
         CACHE_URL="redis://127.0.0.1:6379/1",
@@ -414,7 +415,7 @@ def test_the_throttles_count_in_redis_when_a_cache_url_is_set() -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache",
+        "games.lib.limits_cache.LimitsCache",
         "redis://127.0.0.1:6379/1",
     ]
 

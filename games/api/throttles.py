@@ -11,13 +11,12 @@ client's own X-Forwarded-For cannot change) under ``<scope>-anon``. The rates ar
 a rate of ``None`` turns that throttle off.
 
 The counts live in the default cache: Redis (``CACHE_URL``) in production, shared by every
-web process; local memory otherwise. A cache that does not answer lets calls through
-(logged at ERROR) rather than failing them all, as the login throttle does.
+web process; local memory otherwise. While Redis does not answer, each process counts in
+its own memory (``games.lib.limits_cache``): the rates hold per process, never switch off.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
@@ -27,8 +26,6 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from scorekeeper.logging import client_ip
-
-log = logging.getLogger("scorekeeper.security")
 
 
 def signed_in(request: Request) -> bool:
@@ -60,11 +57,7 @@ class CostThrottle(SimpleRateThrottle):
         self.scope = f"{base}-{'user' if signed_in(request) else 'anon'}"
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        try:
-            return bool(super().allow_request(request, view))
-        except Exception as exc:  # the cache (Redis) does not answer
-            log.error("%s throttle off: the cache does not answer: %s", self.scope, exc)
-            return True
+        return bool(super().allow_request(request, view))
 
     def get_cache_key(self, request: Request, view: APIView) -> str:
         ident = request.user.pk if signed_in(request) else client_ip(request._request)

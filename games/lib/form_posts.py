@@ -1,5 +1,6 @@
 """Posts of the account forms that need no password (sign-up, password reset), counted per
-client address in the cache (Redis in production, shared by every web process), so neither
+client address in the cache (Redis in production, shared by every web process; each
+process's own memory while Redis does not answer, ``games.lib.limits_cache``), so neither
 can be used to flood the database or someone's mailbox.
 
 Logins are counted elsewhere (django-axes, ``games.lib.lockout``); these forms check no
@@ -40,16 +41,11 @@ def _refused_for(key: str, limit: int) -> int:
 def form_posts_refused(form: str, request: HttpRequest, limit: int) -> int:
     """Counts one post of an account form from the client's address; 0 while fewer than
     ``limit`` were posted in the window, else the seconds until another may be. A limit of
-    0 turns the count off; so does a cache that does not answer (the form then goes on
-    rather than failing for everyone)."""
+    0 turns the count off."""
     if not limit:
         return 0
     address = client_ip(request)
-    try:
-        wait = _refused_for(f"form-posts:{form}:{address}", limit)
-    except Exception as exc:
-        log.error("form post count off: the cache does not answer: %s", exc)
-        return 0
+    wait = _refused_for(f"form-posts:{form}:{address}", limit)
     if wait:
         log.warning(
             "form refused: too many posts",

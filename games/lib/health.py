@@ -1,12 +1,13 @@
-"""``/healthz``: can this process reach its database, its broker and its channel layer, and
-is a worker up?
+"""``/healthz``: can this process reach its database, its broker and its channel layer, is a
+worker up, and where do its rate limits count?
 
-Answers ``{"database": "ok", "broker": "ok", "channel_layer": "ok", "worker": "ok"}`` with
-200 when the database, broker and channel-layer checks pass, 503 with the failing check's
-error otherwise (``"error: OperationalError"``; the full message goes to the log, not to
-whoever probes). Without a broker, tasks run inline: ``"eager"`` counts as passing; without
-Redis for the live updates, the channel layer is this process's memory (``"memory"``,
-passing: ``make run``'s one process needs no more). A Redis channel layer that does not
+Answers ``{"database": "ok", "broker": "ok", "channel_layer": "ok", "worker": "ok",
+"rate_limits": "shared"}`` with 200 when the database, broker and channel-layer checks
+pass, 503 with the failing check's error otherwise (``"error: OperationalError"``; the
+full message goes to the log, not to whoever probes). Without a broker, tasks run
+inline: ``"eager"`` counts as passing; without Redis for the live updates, the channel
+layer is this process's memory (``"memory"``, passing: ``make run``'s one process needs no
+more). A Redis channel layer that does not
 carry a message is a failure: Daphne could not hear the deals gunicorn records.
 
 The checks are django-health-check's: its ``Database`` (``SELECT 1``) and its Celery
@@ -21,6 +22,12 @@ a load balancer or Docker can probe by any address. Each check gives up after ab
 ``worker`` (a Celery control ping) is reported but never makes the answer 503: without a
 worker, deals are still recorded and only PDFs wait, and a web container marked unhealthy
 (or restarted) for it would stop the scoring too. Watch that field separately.
+
+``rate_limits`` never makes the answer 503 either: ``"shared"``, every web process counts in
+Redis; ``"fallback"``, Redis does not answer and this process counts alone
+(``games.lib.limits_cache``): the limits hold per process, weaker but not off, and taking
+the web out of rotation for it would stop the scoring; ``"local"``, no Redis is configured
+(development), one process's memory.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from health_check.exceptions import HealthCheckException, ServiceUnavailable
 from kombu import Connection
 
 from games.errors import error_body
+from games.lib.limits_cache import where_limits_count
 from scorekeeper.celery import app
 
 log = logging.getLogger("scorekeeper.health")
@@ -157,6 +165,18 @@ class ChannelLayer(HealthCheck):
                 raise ValueError("the channel layer answered another message")
 
 
+@dataclasses.dataclass
+class RateLimits(HealthCheck):
+    """Where the rate limits count now (``games.lib.limits_cache``): never a failure, the
+    answer is the word it finds."""
+
+    answer: str = dataclasses.field(default="", init=False, repr=False)
+    timeout = datetime.timedelta(seconds=TIMEOUT_SECONDS)
+
+    def run(self) -> None:
+        self.answer = where_limits_count()
+
+
 def registry() -> dict[str, HealthCheck | str]:
     """Name -> the check to run now, or the answer known without one (``"eager"``, no broker
     configured; ``"memory"``, the in-process channel layer; no layer at all is an error)."""
@@ -174,11 +194,12 @@ def registry() -> dict[str, HealthCheck | str]:
         "broker": "eager" if eager else Broker(),
         "channel_layer": channel_layer,
         "worker": "eager" if eager else Worker(),
+        "rate_limits": RateLimits(),
     }
 
 
 # The checks whose failure makes the answer 503; the others are only shown (see the
-# module's docstring for why the worker is).
+# module's docstring for why the worker and the rate limits are).
 DECIDING = ("database", "broker", "channel_layer")
 PASSING = frozenset({OK, "eager", "memory"})
 
@@ -199,14 +220,21 @@ async def run_checks(to_run: dict[str, HealthCheck]) -> dict[str, str]:
     return {name: status(name, result) for name, result in zip(to_run, results, strict=True)}
 
 
+def answer(check: HealthCheck | str, status: str | None) -> str:
+    """What the report says of one check: the answer known without running it, the word a
+    check that never fails found, or ``status``."""
+    if isinstance(check, str):
+        return check
+    if isinstance(check, RateLimits) and status == OK:
+        return check.answer
+    return str(status)
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
     checks_now = registry()
     to_run = {name: check for name, check in checks_now.items() if isinstance(check, HealthCheck)}
     statuses = async_to_sync(run_checks)(to_run)
-    report = {
-        name: check if isinstance(check, str) else statuses[name]
-        for name, check in checks_now.items()
-    }
+    report = {name: answer(check, statuses.get(name)) for name, check in checks_now.items()}
     healthy = all(report[name] in PASSING for name in DECIDING)
     response = JsonResponse(report, status=200 if healthy else 503)
     response["Cache-Control"] = "no-store"

@@ -1,5 +1,6 @@
 """/healthz: 200 when the database, the broker and the channel layer answer, 503 naming
-what does not; the worker is reported, never 503."""
+what does not; the worker and where the rate limits count are reported, never 503
+(the rate limits' words: tests/deploy/test_limits_without_redis.py)."""
 
 import asyncio
 import logging
@@ -36,6 +37,7 @@ def test_healthy_without_a_broker_tasks_run_eagerly(client: Client) -> None:
         "broker": "eager",
         "channel_layer": "memory",
         "worker": "eager",
+        "rate_limits": "local",
     }
     assert response["Cache-Control"] == "no-store"
 
@@ -50,6 +52,7 @@ def test_an_unreachable_broker_answers_503(client: Client) -> None:
         "broker": "error: OperationalError",
         "channel_layer": "memory",
         "worker": "error: OperationalError",
+        "rate_limits": "local",
     }
 
 
@@ -134,6 +137,7 @@ def test_a_reachable_broker_and_a_worker_are_ok(client: Client, broker_url: str)
         "broker": "ok",
         "channel_layer": "memory",
         "worker": "ok",
+        "rate_limits": "local",
     }
     assert ping.call_args.kwargs["limit"] == 1  # the first answer is enough
     assert ping.call_args.kwargs["timeout"] == health.PING_SECONDS
@@ -151,6 +155,7 @@ def test_no_worker_is_reported_but_stays_200(client: Client, broker_url: str) ->
         "broker": "ok",
         "channel_layer": "memory",
         "worker": "error: no worker answered",
+        "rate_limits": "local",
     }
 
 
@@ -200,6 +205,7 @@ def test_an_unreachable_database_answers_503_without_its_message(client: Client)
         "broker": "eager",
         "channel_layer": "memory",
         "worker": "eager",
+        "rate_limits": "local",
     }
     assert b"closed the connection" not in response.content
 

@@ -63,7 +63,13 @@ def test_healthz_reports_database_broker_and_worker(
 
     assert prodkit.request_json("GET", f"{server.base}/healthz") == (
         200,
-        {"database": "ok", "broker": "ok", "channel_layer": "ok", "worker": "ok"},
+        {
+            "database": "ok",
+            "broker": "ok",
+            "channel_layer": "ok",
+            "worker": "ok",
+            "rate_limits": "shared",
+        },
     )
 
 
