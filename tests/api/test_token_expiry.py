@@ -132,6 +132,10 @@ def test_no_expiry_when_the_setting_is_zero(carol: User) -> None:
     assert issued["expires"] is None
     with at(start + 3650 * DAY):
         assert ask(issued["token"]) == (200, None)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {issued['token']}")
+        rows = client.get(f"{API}/auth/tokens/").json()["results"]
+    assert [(row["device"], row["expires"]) for row in rows] == [("Ann's phone", None)]
 
 
 def test_expired_tokens_are_not_listed_and_go_when_the_user_signs_in_again(
