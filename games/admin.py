@@ -226,11 +226,12 @@ if admin.site.is_registered(TokenProxy):
 @admin.register(DeviceToken)
 class DeviceTokenAdmin(admin.ModelAdmin):
     """API tokens: to look at and to revoke (delete); made only by their user's login, and
-    showing no key (only its hash is kept)."""
+    showing no key (only its hash is kept). A new password set here for a user revokes
+    every token of theirs (games.models.accounts)."""
 
-    list_display = ("user", "device", "created", "last_used")
+    list_display = ("user", "device", "created", "last_used", "expires")
     search_fields = ("user__username", "device")
-    readonly_fields = ("user", "device", "created", "last_used")
+    readonly_fields = ("user", "device", "created", "last_used", "expires")
     exclude = ("key_hash",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -367,6 +367,10 @@ AXES_VERBOSE = False
 # (games.lib.form_posts, counted in the cache); 0 turns the count off.
 SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", default=10)
 PASSWORD_RESET_LIMIT = env_int("PASSWORD_RESET_LIMIT", default=5)
+# An API token unused for TOKEN_EXPIRY_DAYS days is refused and deleted (each use carries
+# its expiry on; 0: tokens never expire). A new password revokes them all anyway
+# (games.models.accounts).
+TOKEN_EXPIRY_DAYS = env_int("TOKEN_EXPIRY_DAYS", default=90, maximum=36500)
 
 # Mail (password resets). In development it is printed on the console; in production it
 # goes through the SMTP server named by EMAIL_HOST (and, when set, its port, user, password

@@ -40,6 +40,7 @@ SETTINGS_VARIABLES = (
     "ARRANGE_ANON_MAX_FANTASY_CARDS",
     "LOGIN_FAILURE_LIMIT",
     "LOGIN_FAILURE_WINDOW",
+    "TOKEN_EXPIRY_DAYS",
     "SITE_URL",
     "LAN_URL",
     "CSRF_TRUSTED_ORIGINS",
@@ -403,6 +404,25 @@ def test_a_lock_out_window_of_zero_is_refused() -> None:
 
     assert result.returncode != 0
     assert "LOGIN_FAILURE_WINDOW" in result.stderr
+
+
+@pytest.mark.parametrize(("value", "days"), [(None, "90"), ("30", "30"), ("0", "0")])
+def test_the_token_expiry_comes_from_the_environment(value: str | None, days: str) -> None:
+    result = load_settings(
+        "s.TOKEN_EXPIRY_DAYS", **({} if value is None else {"TOKEN_EXPIRY_DAYS": value})
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == days
+
+
+@pytest.mark.parametrize("value", ["-1", "90d", "36501"])
+def test_a_malformed_token_expiry_is_refused(value: str) -> None:
+    # Refused on loading, whatever is read afterwards.
+    result = load_settings("s.DEBUG", TOKEN_EXPIRY_DAYS=value)
+
+    assert result.returncode != 0
+    assert f"TOKEN_EXPIRY_DAYS={value!r} is not a whole number" in result.stderr
 
 
 def test_the_throttles_count_in_redis_when_a_cache_url_is_set() -> None:

@@ -3,8 +3,9 @@ revoked by their user (``games.api.authentication`` reads them).
 
 ``POST auth/token/`` checks the password through ``authenticate()``, so the login lock-out
 (django-axes, ``games.lib.lockout``) holds here as on every login path; the key it answers is
-never shown again. ``GET auth/tokens/`` lists the user's tokens (never a key), ``DELETE
-auth/tokens/{id}/`` revokes one, the token in use included (signing that device out).
+never shown again. ``GET auth/tokens/`` lists the user's tokens (never a key) with when
+each expires, ``DELETE auth/tokens/{id}/`` revokes one, the token in use included (signing
+that device out).
 """
 
 from __future__ import annotations
@@ -39,18 +40,26 @@ class TokenRequestSerializer(AuthTokenSerializer):
     )
 
 
+EXPIRES_HELP = (
+    "when the token stops working unless used before (each use moves it on);"
+    " null when tokens never expire"
+)
+
+
 class IssuedTokenSerializer(serializers.Serializer[Any]):
     token = serializers.CharField(help_text="the key: send it as Authorization: Token KEY")
     id = serializers.IntegerField()
     device = serializers.CharField()
+    expires = serializers.DateTimeField(allow_null=True, help_text=EXPIRES_HELP)
 
 
 class DeviceTokenSerializer(serializers.ModelSerializer[DeviceToken]):
     current = serializers.SerializerMethodField(help_text="whether this request uses it")
+    expires = serializers.DateTimeField(read_only=True, allow_null=True, help_text=EXPIRES_HELP)
 
     class Meta:
         model = DeviceToken
-        fields = ("id", "device", "created", "last_used", "current")
+        fields = ("id", "device", "created", "last_used", "expires", "current")
         read_only_fields = fields
 
     def get_current(self, token: DeviceToken) -> bool:
@@ -79,13 +88,15 @@ class ObtainTokenView(APIView):
         forget_failures(django_request, user.get_username())
         device = asked.validated_data.get("device") or DeviceToken.DEFAULT_DEVICE
         token, key = DeviceToken.issue(user, device)
-        return Response({"token": key, "id": token.pk, "device": token.device})
+        issued = {"token": key, "id": token.pk, "device": token.device, "expires": token.expires}
+        return Response(IssuedTokenSerializer(issued).data)
 
 
 class DeviceTokenViewSet(
     mixins.ListModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet[DeviceToken]
 ):
-    """The signed-in user's tokens: list them, revoke one. Another user's id answers 404."""
+    """The signed-in user's tokens: list them, revoke one. Another user's id answers 404,
+    and an expired token is neither listed nor found."""
 
     serializer_class = DeviceTokenSerializer
 
@@ -93,4 +104,4 @@ class DeviceTokenViewSet(
         user = self.request.user
         if not user.is_authenticated:
             return DeviceToken.objects.none()
-        return DeviceToken.objects.filter(user=user)
+        return DeviceToken.objects.filter(user=user).exclude(DeviceToken.expired_q())

@@ -10,6 +10,7 @@ from games.api.groups import (
     PresetsView,
     RuleSetViewSet,
 )
+from games.api.password import PasswordChangeView
 from games.api.sessions import DealViewSet, SessionViewSet
 from games.api.tokens import DeviceTokenViewSet, ObtainTokenView
 from games.api.views import ArrangeView, ScoreView
@@ -33,6 +34,7 @@ urlpatterns = [
     path("score/", ScoreView.as_view(), name="score"),
     path("arrange/", ArrangeView.as_view(), name="arrange"),
     path("auth/token/", ObtainTokenView.as_view(), name="token"),
+    path("auth/password/", PasswordChangeView.as_view(), name="password"),
     path("presets/", PresetsView.as_view(), name="presets"),
     path("sessions/<int:pk>/summary/", reports.session_summary, name="session-summary"),
     path("sessions/<int:pk>/settlement/", reports.session_settlement, name="session-settlement"),

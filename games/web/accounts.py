@@ -5,6 +5,10 @@ neither can be used to flood the database or someone's mailbox. The password cha
 the old password through ``authenticate()``, so a wrong one counts as a failed login of
 that user from that address and a locked-out user is refused there too (django-axes,
 games.lib.lockout).
+
+A new password, changed or reset, revokes every API token of the user
+(games.models.accounts) and ends their other signed-in browsers (Django's session hash
+follows the password); the page after it says so, with the number of tokens revoked.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import authenticate, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
@@ -22,11 +27,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from games.lib.form_posts import form_posts_refused
 from games.lib.lockout import forget_failures
+from games.models.accounts import revoked_tokens
 
 # The backend that signs in a new account: Django's own (axes' backend, first in the list,
 # only refuses locked-out logins and signs no one in).
@@ -111,14 +117,39 @@ class PasswordResetView(auth_views.PasswordResetView):
         return super().post(request, *args, **kwargs)
 
 
+def _tell_signed_out(request: HttpRequest, user: User, *, this_browser_kept: bool) -> None:
+    """Says on the next page what the new password signed out: the API tokens revoked, and
+    the other browsers."""
+    count = len(revoked_tokens(user))
+    tokens = ngettext(
+        "%(count)d API token (an app or device signed in to your account) was revoked.",
+        "%(count)d API tokens (apps and devices signed in to your account) were revoked.",
+        count,
+    ) % {"count": count}
+    if this_browser_kept:
+        browsers = _("Other browsers signed in to your account were signed out; this one stays.")
+    else:
+        browsers = _("Every browser signed in to your account was signed out.")
+    messages.success(request, f"{tokens} {browsers}")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's reset by the mailed link; the page after it says what was signed out."""
+
+    template_name = "web/accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("web:password-reset-complete")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        _tell_signed_out(self.request, form.user, this_browser_kept=False)
+        return response
+
+
 password_reset = PasswordResetView.as_view()
 password_reset_done = auth_views.PasswordResetDoneView.as_view(
     template_name="web/accounts/password_reset_done.html"
 )
-password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
-    template_name="web/accounts/password_reset_confirm.html",
-    success_url=reverse_lazy("web:password-reset-complete"),
-)
+password_reset_confirm = PasswordResetConfirmView.as_view()
 password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
     template_name="web/accounts/password_reset_complete.html"
 )
@@ -153,7 +184,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         forget_failures(self.request, form.user.get_username())
-        return super().form_valid(form)
+        response = super().form_valid(form)
+        _tell_signed_out(self.request, form.user, this_browser_kept=True)
+        return response
 
 
 password_change = PasswordChangeView.as_view()

@@ -52,7 +52,7 @@ def test_each_device_gets_its_own_token(carol: User) -> None:
     laptop = login("Kitchen laptop")
 
     assert phone.status_code == laptop.status_code == 200
-    assert set(phone.json()) == {"token", "id", "device"}
+    assert set(phone.json()) == {"token", "id", "device", "expires"}
     assert phone.json()["device"] == "Ann's phone"
     assert phone.json()["token"] != laptop.json()["token"]
     for answer in (phone, laptop):
@@ -93,7 +93,7 @@ def test_the_list_shows_each_device_never_a_key(carol: User) -> None:
     assert [row["device"] for row in rows] == ["Ann's phone", "Kitchen laptop"]
     assert [row["id"] for row in rows] == [phone["id"], laptop["id"]]
     for row in rows:
-        assert set(row) == {"id", "device", "created", "last_used", "current"}
+        assert set(row) == {"id", "device", "created", "last_used", "expires", "current"}
         assert phone["token"] not in str(row) and laptop["token"] not in str(row)
     assert [row["current"] for row in rows] == [True, False]
     assert rows[0]["last_used"] is not None  # this very request
