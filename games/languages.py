@@ -17,6 +17,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
+from games.lib import outage
 from games.models import LanguagePreference
 
 
@@ -63,15 +64,23 @@ def language_for(user: Any) -> str:
 
 
 class UserLanguageMiddleware:
-    """Activates a signed-in user's stored language, as their session keeps it."""
+    """Activates a signed-in user's stored language, as their session keeps it. While the
+    database cannot be reached, answers the 503 itself (``games.lib.outage``): no view
+    could run without it."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         session = getattr(request, "session", None)
-        code = session.get(SESSION_KEY) if session is not None else None
-        if isinstance(code, str) and known(code) and request.user.is_authenticated:
+        try:
+            # The first reads of the session and the user: with a session cookie, both are
+            # queries, made here before any view.
+            code = session.get(SESSION_KEY) if session is not None else None
+            signed_in = isinstance(code, str) and request.user.is_authenticated
+        except outage.UNREACHABLE as exc:
+            return outage.answer(request, exc)
+        if isinstance(code, str) and known(code) and signed_in:
             translation.activate(code)
             request.LANGUAGE_CODE = code
         return self.get_response(request)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from pythonjsonlogger.json import JsonFormatter as LibraryJsonFormatter
 
@@ -51,6 +52,16 @@ def client_ip(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
+def user_id(request: HttpRequest) -> int | None:
+    """The signed-in user's id; None when anonymous, or when the database that would say
+    who it is does not answer (the line is written all the same)."""
+    user = getattr(request, "user", None)
+    try:
+        return user.pk if user is not None and user.is_authenticated else None
+    except (OperationalError, InterfaceError):
+        return None
+
+
 class RequestLogMiddleware:
     """Logs each request once it is answered, and gives it an id (``X-Request-ID``: the
     one the client or proxy sent when it looks valid, else a new one), which the answer
@@ -67,7 +78,6 @@ class RequestLogMiddleware:
         response = self.get_response(request)
         duration_ms = round((time.perf_counter() - start) * 1000, 1)
         response["X-Request-ID"] = request_id
-        user = getattr(request, "user", None)
         request_log.info(
             "%s %s %s",
             request.method,
@@ -78,7 +88,7 @@ class RequestLogMiddleware:
                 "path": request.path,
                 "status": response.status_code,
                 "duration_ms": duration_ms,
-                "user_id": user.pk if user is not None and user.is_authenticated else None,
+                "user_id": user_id(request),
                 "request_id": request_id,
                 "client_ip": client_ip(request),
             },

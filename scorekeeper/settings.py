@@ -106,8 +106,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Turns a locked-out login into its 429 answer (django-axes; games.lib.lockout).
     "axes.middleware.AxesMiddleware",
-    # A database that does not answer gives 503 and Retry-After rather than a bare 500.
-    "games.lib.health.DatabaseUnavailableMiddleware",
+    # A view failing because the database does not answer gives 503 and Retry-After
+    # rather than a bare 500 (games.lib.outage, which also covers the middlewares above).
+    "games.lib.outage.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"

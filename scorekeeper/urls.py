@@ -16,3 +16,7 @@ urlpatterns = [
     # inline, so the page runs under the Content-Security-Policy (scorekeeper.csp).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
 ]
+
+# A database error raised outside any view (a middleware on the way in or out) still
+# answers 503 with Retry-After; any other error gets Django's own 500 page.
+handler500 = "games.lib.outage.server_error"

@@ -3,12 +3,12 @@ worker up, and where do its rate limits count?
 
 Answers ``{"database": "ok", "broker": "ok", "channel_layer": "ok", "worker": "ok",
 "rate_limits": "shared"}`` with 200 when the database, broker and channel-layer checks
-pass, 503 with the failing check's error otherwise (``"error: OperationalError"``; the
-full message goes to the log, not to whoever probes). Without a broker, tasks run
-inline: ``"eager"`` counts as passing; without Redis for the live updates, the channel
-layer is this process's memory (``"memory"``, passing: ``make run``'s one process needs no
-more). A Redis channel layer that does not
-carry a message is a failure: Daphne could not hear the deals gunicorn records.
+pass, 503 (with ``Retry-After``) with the failing check's error otherwise (``"error:
+OperationalError"``; the full message goes to the log, not to whoever probes). Without a
+broker, tasks run inline: ``"eager"`` counts as passing; without Redis for the live
+updates, the channel layer is this process's memory (``"memory"``, passing: ``make run``'s
+one process needs no more). A Redis channel layer that does not carry a message is a
+failure: Daphne could not hear the deals gunicorn records.
 
 The checks are django-health-check's: its ``Database`` (``SELECT 1``) and its Celery
 ``Ping``, and two of ours written as its check classes (the broker connection, the channel
@@ -44,7 +44,6 @@ from typing import Any
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from health_check import checks
 from health_check.base import HealthCheck, HealthCheckResult
@@ -53,6 +52,7 @@ from health_check.exceptions import HealthCheckException, ServiceUnavailable
 from kombu import Connection
 
 from games.errors import error_body
+from games.lib import outage
 from games.lib.limits_cache import where_limits_count
 from scorekeeper.celery import app
 
@@ -238,7 +238,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
     healthy = all(report[name] in PASSING for name in DECIDING)
     response = JsonResponse(report, status=200 if healthy else 503)
     response["Cache-Control"] = "no-store"
-    return response
+    if healthy:
+        return response
+    # As every other answer while a service is down; each failing check has logged its own
+    # line (status), so Django's "Service Unavailable" line would say nothing more.
+    response["Retry-After"] = str(outage.RETRY_AFTER_SECONDS)
+    return outage.logged_already(response)
 
 
 class HealthCheckMiddleware:
@@ -251,29 +256,3 @@ class HealthCheckMiddleware:
         if request.path in PATHS and request.method in ("GET", "HEAD"):
             return healthz(request)
         return self.get_response(request)
-
-
-class DatabaseUnavailableMiddleware:
-    """A request that fails because the database does not answer (restarting, unreachable)
-    gets ``503`` with ``Retry-After`` and the API's error shape instead of a bare 500, so a
-    client knows to send it again (with the same Idempotency-Key for a deal)."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, (OperationalError, InterfaceError)):
-            return None
-        log.error(
-            "database unavailable: %s", exception, extra={"path": request.path}, exc_info=exception
-        )
-        connections["default"].close()
-        response = JsonResponse(
-            error_body("The database is not answering; try again in a few seconds."),
-            status=503,
-        )
-        response["Retry-After"] = "5"
-        return response

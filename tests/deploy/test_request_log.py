@@ -5,9 +5,12 @@ import logging
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.db import OperationalError
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
+from django.utils.functional import SimpleLazyObject
 
-from scorekeeper.logging import JsonFormatter
+from scorekeeper.logging import JsonFormatter, RequestLogMiddleware
 from tests.api.conftest import API, client_for
 
 LOGGER = "scorekeeper.requests"
@@ -73,3 +76,22 @@ def test_the_formatter_writes_one_json_object_per_line() -> None:
         None,
     )
     assert entry["time"].endswith("+00:00")
+
+
+def test_a_user_the_database_cannot_name_still_gets_its_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The user is looked up only when the line is written; the database may be gone by
+    # then (Django's debug page answered an error that escaped every handler).
+    def lost() -> User:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    request = RequestFactory().get("/groups/")
+    request.user = SimpleLazyObject(lost)  # type: ignore[assignment]
+    caplog.set_level(logging.INFO, logger=LOGGER)
+
+    response = RequestLogMiddleware(lambda _: HttpResponse(status=500))(request)
+
+    [record] = request_records(caplog)
+    assert (record.status, record.user_id) == (500, None)  # type: ignore[attr-defined]
+    assert record.request_id == response["X-Request-ID"]  # type: ignore[attr-defined]
