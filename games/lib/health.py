@@ -51,7 +51,6 @@ from health_check.contrib import celery
 from health_check.exceptions import HealthCheckException, ServiceUnavailable
 from kombu import Connection
 
-from games.errors import error_body
 from games.lib import outage
 from games.lib.limits_cache import where_limits_count
 from scorekeeper.celery import app
