@@ -428,6 +428,13 @@ LOGGING = {
         # /healthz logs one line per failure itself (scorekeeper.health), so only the
         # library's errors are kept.
         "health_check": {"level": "ERROR", "handlers": [] if DEBUG else ["json"]},
+        # psycopg's pool says when it cannot reconnect (the database down), as JSON lines
+        # like every other, instead of plain text on standard error.
+        **(
+            {}
+            if DEBUG
+            else {"psycopg": {"level": "WARNING", "handlers": ["json"], "propagate": False}}
+        ),
     },
 }
 

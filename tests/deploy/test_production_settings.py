@@ -1,5 +1,6 @@
 """Production mode from the environment: `check --deploy` is clean, development unchanged."""
 
+import json
 import os
 import secrets
 import subprocess
@@ -140,3 +141,16 @@ def test_collectstatic_writes_where_static_root_says(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (root / "staticfiles.json").is_file()
     assert list(root.glob("games/*.js.gz"))
+
+
+def test_the_pools_reconnect_warnings_are_json_lines_in_production() -> None:
+    said = (
+        "import django, logging; django.setup();"
+        " logging.getLogger('psycopg.pool').warning(\"error connecting in 'pool-1'\")"
+    )
+
+    done = run("-c", said, **production())
+
+    assert done.returncode == 0, done.stderr
+    [line] = done.stderr.splitlines()
+    assert json.loads(line)["message"] == "error connecting in 'pool-1'"
