@@ -43,8 +43,9 @@ from games.services import checks, groups, names, players
 
 
 class Checked(forms.CharField):
-    """Text checked by a service's ``check`` before anything else (Django's own length and
-    NUL checks included), so that the admin refuses it with the service's message."""
+    """Text checked by a service's ``check`` before anything else (Django's own required,
+    length and NUL checks included), so that the admin refuses it with the service's
+    message."""
 
     def __init__(self, check: Callable[[str], object], **kwargs: Any) -> None:
         self.check = check
@@ -52,7 +53,7 @@ class Checked(forms.CharField):
 
     def to_python(self, value: Any) -> Any:
         text = super().to_python(value)
-        if not isinstance(text, str) or text in self.empty_values:
+        if not isinstance(text, str):
             return text
         try:
             return self.check(text)

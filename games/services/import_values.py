@@ -87,7 +87,7 @@ def free_text(
     pages and the API refuse (``games.services.texts``), else normalised as they store it
     (an older export may hold a reason with spaces at its ends)."""
     try:
-        return texts.clean(text(value, path), path, max_length=max_length, multiline=multiline)
+        return texts.clean(value, path, max_length=max_length, multiline=multiline)
     except ServiceError as error:
         raise ImportRefused(error.message, path) from None
 
