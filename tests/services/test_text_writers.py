@@ -23,7 +23,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games.admin import PlayerForm
 from games.errors import ImportRefused
 from games.models import Group, Payment, Player
 from games.services import import_values, names
@@ -234,6 +233,8 @@ def name_by_web(web: Client, player: Player, name: str) -> Outcome:
 
 
 def name_by_admin(player: Player, name: str) -> Outcome:
+    from games.admin import PlayerForm  # (here: the form came with this test)
+
     form = PlayerForm(
         instance=Player.objects.get(pk=player.pk),
         data={"name": name, "group": player.group_id, "user": "", "retired_at": ""},
