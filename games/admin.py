@@ -4,16 +4,23 @@ Whatever moves money (a ledger row, a deal and its revisions, a session's status
 rules, a pair stake, a rule set) is shown read-only: the admin offers no add, change or
 delete for it, and refuses such a post with 403. Those change through the services (the API
 and the pages), which check who may, keep the history and write the ledger with the deal.
+
+What the admin does write (a group's name and stakes, a player's name and user) goes through
+the services' own checks, refused with the words the API answers; a player stays in their
+group.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 from rest_framework.authtoken.models import TokenProxy
 
 from games.engine.rules import PRESETS, preset_rules
+from games.errors import ServiceError
 from games.models import (
     DEFAULT_PRESET,
     Deal,
@@ -32,6 +39,26 @@ from games.models import (
     Session,
     SessionSeat,
 )
+from games.services import checks, groups, names, players
+
+
+class Checked(forms.CharField):
+    """Text checked by a service's ``check`` before anything else (Django's own required,
+    length and NUL checks included), so that the admin refuses it with the service's
+    message."""
+
+    def __init__(self, check: Callable[[str], object], **kwargs: Any) -> None:
+        self.check = check
+        super().__init__(strip=False, **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        if not isinstance(text, str):
+            return text
+        try:
+            return self.check(text)
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.message) from None
 
 
 class ReadOnly:
@@ -52,12 +79,32 @@ class MembershipInline(admin.TabularInline):
     extra = 0
 
 
-class PlayerInline(admin.TabularInline):
+class PlayerInline(ReadOnly, admin.TabularInline):
+    """Shown only: a player is added and renamed on the player's own page, where the names'
+    rules are checked."""
+
     model = Player
     extra = 0
+    fields = ("name", "user", "retired_at")
 
 
-class GroupAddForm(forms.ModelForm):
+def _group_name(text: str) -> str:
+    return names.clean(text, max_length=groups.NAME_LENGTH, what="a group")
+
+
+class GroupForm(forms.ModelForm):
+    """A group's name, currency and unit value, checked as the services check them."""
+
+    name = Checked(_group_name, max_length=groups.NAME_LENGTH)
+    currency = Checked(checks.currency, max_length=3)
+    unit_value = Checked(checks.unit_value)
+
+    class Meta:
+        model = Group
+        fields = ("name", "currency", "unit_value")
+
+
+class GroupAddForm(GroupForm):
     """A new group's fields and the preset its rules start from (version 1)."""
 
     preset = forms.ChoiceField(
@@ -78,6 +125,7 @@ class GroupAdmin(admin.ModelAdmin):
     list_display = ("name", "currency", "unit_value", "created_at")
     search_fields = ("name",)
     inlines = (MembershipInline, PlayerInline)
+    form = GroupForm
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
@@ -99,11 +147,54 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ("role",)
 
 
+class PlayerForm(forms.ModelForm):
+    """A player's name under the names' rules and unique in the group, and their user a
+    member linked to no other player of it, as ``games.services.players`` checks both."""
+
+    class Meta:
+        model = Player
+        fields = ("name", "group", "user", "retired_at")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The name's own field: the names' rules first, with their message.
+        self.fields["name"] = Checked(
+            lambda text: names.clean(text, max_length=players.NAME_LENGTH),
+            max_length=players.NAME_LENGTH,
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        group = data.get("group") or getattr(self.instance, "group", None)
+        but = self.instance if self.instance.pk else None
+        if group is None:
+            return data
+        try:
+            if data.get("name"):
+                data["name"] = players.checked_name(group, data["name"], but=but)
+        except ServiceError as exc:
+            self.add_error("name", exc.message)
+        user = data.get("user")
+        try:
+            if isinstance(user, User):
+                players.check_link(group, user, but=but)
+        except ServiceError as exc:
+            self.add_error("user", exc.message)
+        return data
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    """Players: a name is checked as the API checks it; an existing player's group is shown,
+    never changed (their seats, deals and payments belong to it)."""
+
+    form = PlayerForm
     list_display = ("name", "group", "user", "retired_at")
     search_fields = ("name",)
     list_filter = ("group",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return ("group",) if obj is not None else ()
 
 
 @admin.register(PlayerMerge)

@@ -27,11 +27,14 @@ from rest_framework.response import Response
 from games import reports, services
 from games.api.groups import current_user, validated
 from games.api.reports import DATE_PARAMETERS, CSVRenderer, DateRange, user_group, user_session
+from games.api.serializers import FreeText
 from games.errors import ServiceError
 from games.languages import language_for
 from games.models import Group, Payment, Player
 from games.reports.statement import statement, statement_csv
 from games.services.names import file_part
+from games.services.payments import NOTE_LENGTH
+from games.services.reasons import REASON_LENGTH
 from games.sheets.statements import statement_pdf
 
 
@@ -40,7 +43,7 @@ class PaymentCreate(serializers.Serializer[Any]):
     payee = serializers.IntegerField(help_text="the paid player's id")
     amount = serializers.CharField(help_text='in the group\'s currency, e.g. "12.50"')
     date = serializers.DateField(required=False, help_text="today unless given")
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    note = FreeText(required=False, allow_blank=True, default="", max_length=NOTE_LENGTH)
     session = serializers.IntegerField(required=False, help_text="the night it settles")
     confirmed = serializers.BooleanField(
         required=False, default=False, help_text="the payee (or an owner) records it as received"
@@ -52,12 +55,12 @@ class PaymentChange(serializers.Serializer[Any]):
     payee = serializers.IntegerField(required=False)
     amount = serializers.CharField(required=False)
     date = serializers.DateField(required=False)
-    note = serializers.CharField(required=False, allow_blank=True)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    note = FreeText(required=False, allow_blank=True, max_length=NOTE_LENGTH)
+    reason = FreeText(required=False, allow_blank=True, default="", max_length=REASON_LENGTH)
 
 
 class Reason(serializers.Serializer[Any]):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = FreeText(required=False, allow_blank=True, default="", max_length=REASON_LENGTH)
 
 
 class Settle(serializers.Serializer[Any]):

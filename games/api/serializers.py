@@ -17,6 +17,7 @@ from rest_framework import serializers
 
 from games.engine.games import GAMES
 from games.engine.rules import decimal_text
+from games.errors import ServiceError
 from games.models import (
     Deal,
     DealRevision,
@@ -27,7 +28,7 @@ from games.models import (
     RuleSet,
     Session,
 )
-from games.services import checks
+from games.services import checks, names, texts
 from games.services.dealers import dealer_name, seat_numbers
 from games.services.reasons import REASON_LENGTH
 
@@ -36,6 +37,31 @@ RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
 
 # The games a session may name, for the schema as for validation.
 GAME_CHOICES = [(key, game.display_name) for key, game in GAMES.items()]
+
+
+class FreeText(serializers.CharField):
+    """Free text checked here by the services' one policy (``games.services.texts``), so
+    that the API refuses what the pages refuse, with the same words: a line break only
+    when ``multiline``, no control or invisible character, no NUL, the length last. With
+    ``name`` (what is named: "a player", "a group"), the names' rules instead; a blank
+    name goes on to the service, which refuses it as the pages do."""
+
+    def __init__(self, *, multiline: bool = False, name: str | None = None, **kwargs: Any):
+        self.multiline = multiline
+        self.name = name
+        if name is not None:
+            kwargs.setdefault("allow_blank", True)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        field = self.field_name or ""
+        try:
+            if self.name is not None:
+                return names.clean(text, field, max_length=self.max_length or 0, what=self.name)
+            return texts.clean(text, field, max_length=self.max_length, multiline=self.multiline)
+        except ServiceError as exc:
+            raise serializers.ValidationError(exc.message.removeprefix(f"{field}: ")) from None
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -91,7 +117,7 @@ class GroupSerializer(serializers.ModelSerializer[Group]):
 
 
 class GroupCreateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=100)
+    name = FreeText(name="a group", max_length=100)
     currency = serializers.CharField(max_length=3, default="EUR")
     unit_value = NumberText(checks.unit_value, default=Decimal(1))
     rules = serializers.JSONField(required=False, help_text=RULES_HELP + "; standard if omitted")
@@ -105,7 +131,7 @@ class GroupCreateSerializer(serializers.Serializer[Any]):
 
 
 class GroupUpdateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=100, required=False)
+    name = FreeText(name="a group", max_length=100, required=False)
     currency = serializers.CharField(max_length=3, required=False)
     unit_value = NumberText(checks.unit_value, required=False)
 
@@ -144,15 +170,18 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 
 
 class PlayerCreateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=50)
+    name = FreeText(name="a player", max_length=50)
     username = serializers.CharField(
         max_length=150, required=False, help_text="link the player to a member of the group"
     )
 
 
 class PlayerUpdateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(
-        max_length=50, required=False, help_text="a new name, used from the next session on"
+    name = FreeText(
+        name="a player",
+        max_length=50,
+        required=False,
+        help_text="a new name, used from the next session on",
     )
     username = serializers.CharField(
         max_length=150,
@@ -263,13 +292,13 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
     target_score = NumberText(required=False, help_text="Big Two: at most 1000000")
     date = serializers.DateField(required=False)
     place = serializers.CharField(max_length=100, required=False, default="")
-    notes = serializers.CharField(required=False, default="", allow_blank=True)
+    notes = FreeText(multiline=True, required=False, default="", allow_blank=True)
 
 
 class SessionUpdateSerializer(serializers.Serializer[Any]):
     date = serializers.DateField(required=False)
     place = serializers.CharField(max_length=100, required=False, allow_blank=True)
-    notes = serializers.CharField(required=False, allow_blank=True)
+    notes = FreeText(multiline=True, required=False, allow_blank=True)
 
 
 # Renders a datetime as the API does everywhere (ISO 8601, UTC as "Z").
@@ -369,9 +398,7 @@ class DealInputSerializer(serializers.Serializer[Any]):
         help_text="the score request's players: name plus rows, surrender, natural, or cards;"
         " every seated player once, {'name': NAME, 'sat_out': true} for one who sat it out"
     )
-    reason = serializers.CharField(
-        required=False, default="", allow_blank=True, max_length=REASON_LENGTH
-    )
+    reason = FreeText(required=False, default="", allow_blank=True, max_length=REASON_LENGTH)
     dealer = serializers.CharField(
         required=False,
         default=None,
@@ -383,15 +410,11 @@ class DealInputSerializer(serializers.Serializer[Any]):
 
 
 class ReopenSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(
-        required=False, default="", allow_blank=True, max_length=REASON_LENGTH
-    )
+    reason = FreeText(required=False, default="", allow_blank=True, max_length=REASON_LENGTH)
 
 
 class VoidSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(
-        required=False, default="", allow_blank=True, max_length=REASON_LENGTH
-    )
+    reason = FreeText(required=False, default="", allow_blank=True, max_length=REASON_LENGTH)
 
 
 class PresetSerializer(serializers.Serializer[Any]):

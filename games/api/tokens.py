@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.parsers import JSONParser
+from games.api.serializers import FreeText
 from games.lib.lockout import forget_failures
 from games.models.accounts import DeviceToken
 
@@ -31,7 +32,7 @@ from games.models.accounts import DeviceToken
 class TokenRequestSerializer(AuthTokenSerializer):
     """A username and password (checked by DRF's serializer), and the device's name."""
 
-    device = serializers.CharField(
+    device = FreeText(
         max_length=100,
         required=False,
         allow_null=True,

@@ -250,7 +250,7 @@ def edit_deal(
     ``dealer`` (a seated name) changes who dealt it; None keeps the dealer.
     """
     require_member(by, deal.session.group)
-    checked_reason(reason)
+    reason = checked_reason(reason)
     with transaction.atomic():
         session = lock_open_session(deal.session)
         locked = _lock_active_deal(deal)
@@ -291,7 +291,7 @@ def edit_deal(
 def void_deal(deal: Deal, by: User, reason: str = "") -> Deal:
     """Owners only: the deal stays visible as void, and its ledger rows are deleted."""
     require_owner(by, deal.session.group)
-    checked_reason(reason)
+    reason = checked_reason(reason)
     with transaction.atomic():
         lock_open_session(deal.session)
         locked = _lock_active_deal(deal)
@@ -308,7 +308,7 @@ def restore_deal(deal: Deal, by: User, reason: str = "") -> Deal:
     """Owners only: a void deal counts again, its ledger rows written from its stored
     result; the void stays in its history, followed by the restore."""
     require_owner(by, deal.session.group)
-    checked_reason(reason)
+    reason = checked_reason(reason)
     with transaction.atomic():
         session = lock_open_session(deal.session)
         locked = Deal.objects.select_for_update().get(pk=deal.pk)

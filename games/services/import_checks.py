@@ -33,6 +33,7 @@ from games.services.import_values import (
     choice,
     currency,
     date,
+    free_text,
     items,
     limit,
     mapping,
@@ -50,6 +51,7 @@ from games.services.import_values import (
     whole,
 )
 from games.services.names import same_as
+from games.services.reasons import REASON_LENGTH
 
 
 class RuleSetRow(NamedTuple):
@@ -220,7 +222,7 @@ def session(
         place=name(
             entry.get("place", ""), at(path, "place"), limit(Session, "place"), required=False
         ),
-        notes=text(entry.get("notes", ""), at(path, "notes")),
+        notes=free_text(entry.get("notes", ""), at(path, "notes"), multiline=True),
         status=status,
         rule_set=version,
         rules_override=override,
@@ -385,7 +387,9 @@ def _revisions(
         result, _ = rescored(
             before, rules_mapping, at(where, "request"), required(revision, "result", where)
         )
-        reason = text(revision.get("reason", ""), at(where, "reason"))
+        reason = free_text(
+            revision.get("reason", ""), at(where, "reason"), max_length=REASON_LENGTH
+        )
         changed_by = username(revision.get("changed_by"), at(where, "changed_by"))
         moment(revision.get("changed_at"), at(where, "changed_at"))
         out.append(RevisionRow(version, action, reason, before, result, changed_by))

@@ -24,7 +24,7 @@ from games.engine import Rules, ScoreError
 from games.errors import ImportRefused, ServiceError
 from games.lib.jsonfile import LazyArray
 from games.models import Deal, LedgerEntry
-from games.services import checks, names
+from games.services import checks, names, texts
 from games.services.deals import ledger_entries
 from games.sitting_out import score_playing
 
@@ -78,6 +78,18 @@ def text(value: Any, path: str, *, max_length: int | None = None) -> str:
     if max_length is not None and len(value) > max_length:
         refuse(path, f"at most {max_length} characters, got {len(value)}")
     return value
+
+
+def free_text(
+    value: Any, path: str, *, max_length: int | None = None, multiline: bool = False
+) -> str:
+    """A note, a reason or a night's notes as the services store it: refused for what the
+    pages and the API refuse (``games.services.texts``), else normalised as they store it
+    (an older export may hold a reason with spaces at its ends)."""
+    try:
+        return texts.clean(value, path, max_length=max_length, multiline=multiline)
+    except ServiceError as error:
+        raise ImportRefused(error.message, path) from None
 
 
 def limit(model: type[models.Model], name: str) -> int:

@@ -1,7 +1,8 @@
 """Names people type: players, groups, places.
 
 A name is stored in Unicode's compatibility form (NFKC: full-width letters are the plain ones),
-with spaces trimmed at both ends and runs of spaces inside made one. Control and format
+with spaces trimmed at both ends and runs of spaces inside made one. The characters refused
+are those of every free-text field (``games.services.texts``): control and format
 characters (line breaks, tabs, zero-width spaces, right-to-left overrides) are refused:
 they hide a name on a sheet, break a download's file name, or make a look-alike of
 another player. Two player names are the same name when they match after case-folding
@@ -13,11 +14,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from games.errors import ServiceError
+from django.utils.translation import gettext as _
 
-# Control, format, surrogate, private-use and unassigned characters; line and paragraph
-# separators.
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+from games.errors import ServiceError
+from games.services import texts
 
 
 def clean(
@@ -29,29 +29,23 @@ def clean(
     required: bool = True,
 ) -> str:
     """``value`` as it is stored, or ServiceError naming ``field`` and the cause."""
-    if not isinstance(value, str):
-        raise ServiceError(f"{field}: expected text, got {type(value).__name__}", field)
-    text = unicodedata.normalize("NFKC", value).strip()
-    for k, char in enumerate(text, start=1):
-        if unicodedata.category(char) in _REFUSED_CATEGORIES:
-            raise ServiceError(
-                f"{field}: {_described(char)} at position {k} is not allowed in a name", field
-            )
+    text = unicodedata.normalize("NFKC", texts.expect_text(value, field)).strip()
+    bad = texts.refused_at(text)
+    if bad is not None:
+        raise ServiceError(
+            _("%(field)s: %(character)s at position %(position)d is not allowed in a name")
+            % {"field": field, "character": texts.described(text[bad]), "position": bad + 1},
+            field,
+        )
     text = " ".join(text.split())
     if required and not text:
-        raise ServiceError(f"{field}: {what} needs a name", field)
-    if len(text) > max_length:
-        raise ServiceError(f"{field}: at most {max_length} characters, got {len(text)}", field)
-    return text
-
-
-def _described(char: str) -> str:
-    code = f"U+{ord(char):04X}"
-    called = unicodedata.name(char, "")
-    if not called and char in "\r\n":
-        called = "line break"
-    kind = "a control character" if unicodedata.category(char) == "Cc" else "an invisible character"
-    return f"{kind} ({code} {called})" if called else f"{kind} ({code})"
+        needs = (
+            _("%(field)s: a group needs a name")
+            if what == "a group"
+            else _("%(field)s: a player needs a name")
+        )
+        raise ServiceError(needs % {"field": field}, field)
+    return texts.check_length(text, field, max_length)
 
 
 def key(name: str) -> str:

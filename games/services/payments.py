@@ -26,6 +26,7 @@ from games.errors import PaymentNotPending, PaymentVoid, ServiceError
 from games.models import Group, LedgerEntry, Membership, Payment, PaymentRevision, Player, Session
 from games.permissions import require_member, role_of
 from games.reports.balances import night_transfers
+from games.services import texts
 from games.services.reasons import checked_reason
 
 NOTE_LENGTH = Payment._meta.get_field("note").max_length or 200
@@ -50,13 +51,9 @@ def checked_amount(value: object, field: str = "amount") -> Decimal:
     return amount
 
 
-def checked_note(note: str) -> str:
-    note = note.strip()
-    if len(note) > NOTE_LENGTH:
-        raise ServiceError(_("note: at most %(n)d characters") % {"n": NOTE_LENGTH}, "note")
-    if "\x00" in note:
-        raise ServiceError(_("note: no NUL characters"), "note")
-    return note
+def checked_note(note: object) -> str:
+    """A payment's note as stored: one line of free text (``games.services.texts``)."""
+    return texts.clean(note, "note", max_length=NOTE_LENGTH)
 
 
 def may_confirm(user: User, payment: Payment, role: str | None = None) -> bool:
@@ -179,7 +176,7 @@ def edit_payment(
 ) -> Payment:
     """Correct a payment's payer, payee, amount, date or note; the old one is kept."""
     require_member(by, payment.group)
-    checked_reason(reason)
+    reason = checked_reason(reason)
     with transaction.atomic():
         locked = _lock(payment)
         _keep_revision(locked, PaymentRevision.Action.EDIT, reason, by)
@@ -207,7 +204,7 @@ def edit_payment(
 def void_payment(payment: Payment, by: User, reason: str = "") -> Payment:
     """The payee or an owner withdraws a payment: it stays, marked void, and counts nowhere."""
     require_member(by, payment.group)
-    checked_reason(reason)
+    reason = checked_reason(reason)
     with transaction.atomic():
         locked = _lock(payment)
         if not may_confirm(by, locked):

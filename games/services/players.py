@@ -31,6 +31,24 @@ def add_player(group: Group, name: str, by: User, user: User | None = None) -> P
         return Player.objects.create(group=group, name=name, user=user)
 
 
+def checked_name(group: Group, name: object, *, but: Player | None = None) -> str:
+    """``name`` as a player of ``group`` (other than ``but``) stores it: the names' rules,
+    and no other player of the group named alike; ServiceError on ``name`` otherwise."""
+    name = names.clean(name, max_length=NAME_LENGTH)
+    _check_name_free(group, name, but=but)
+    return name
+
+
+def check_link(group: Group, user: User, *, but: Player | None = None) -> None:
+    """A user may play as a player of ``group`` (other than ``but``): they are a member,
+    and linked to no other of its players; ServiceError on ``username`` otherwise."""
+    if not group.memberships.filter(user_id=user.pk).exists():
+        raise ServiceError(
+            f"username: {user.get_username()} is not a member of {group.name}", "username"
+        )
+    _check_not_linked(group, user, but=but)
+
+
 def _check_name_free(group: Group, name: str, *, but: Player | None = None) -> None:
     """Names are unique in a group after normalising and case-folding."""
     taken = group.players.all() if but is None else group.players.exclude(pk=but.pk)
@@ -85,12 +103,8 @@ def update_player(
         if name is not None:
             _check_name_free(group, name, but=locked)
         if user is not _UNCHANGED:
-            if user is not None and not group.memberships.filter(user_id=user.pk).exists():
-                raise ServiceError(
-                    f"username: {user.get_username()} is not a member of {group.name}", "username"
-                )
             if user is not None:
-                _check_not_linked(group, user, but=locked)
+                check_link(group, user, but=locked)
             changes["user"] = user
         if retired is not None and retired != locked.is_retired:
             changes["retired_at"] = timezone.now() if retired else None

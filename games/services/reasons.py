@@ -1,16 +1,13 @@
-"""The reason given for an edit, a void or a restore, as it is stored."""
+"""The reason given for an edit, a void, a restore or a reopen, as it is stored."""
 
 from __future__ import annotations
 
-from games.errors import ServiceError
+from games.services import texts
 
 REASON_LENGTH = 200  # what the pages' reason fields take
 
 
-def checked_reason(reason: str) -> str:
-    """A reason for an edit or a void as stored (ServiceError on ``reason`` otherwise)."""
-    if len(reason) > REASON_LENGTH:
-        raise ServiceError(f"reason: at most {REASON_LENGTH} characters", "reason")
-    if "\x00" in reason:
-        raise ServiceError("reason: no NUL characters", "reason")
-    return reason
+def checked_reason(reason: object) -> str:
+    """A reason as stored: one line of free text (``games.services.texts``), at most
+    ``REASON_LENGTH`` characters; ServiceError on ``reason`` otherwise."""
+    return texts.clean(reason, "reason", max_length=REASON_LENGTH)

@@ -27,7 +27,9 @@ from games.live.seat_links import make_links
 from games.models import Deal, Group, Player, RuleSet, Session, SessionEvent, SessionSeat
 from games.permissions import require_member, require_owner
 from games.reports.ledger import balances
+from games.services import texts
 from games.services.names import clean as clean_name
+from games.services.reasons import checked_reason
 
 PLACE_LENGTH = Session._meta.get_field("place").max_length or 100
 
@@ -53,6 +55,7 @@ def start_session(
     player's loss reaches it.
     """
     place = clean_name(place, "place", max_length=PLACE_LENGTH, required=False)
+    notes = texts.clean(notes, "notes", multiline=True)
     if not 2 <= len(players) <= 4:
         raise ServiceError(
             f"players: a session seats 2 to 4 players, got {len(players)}", "players"
@@ -148,6 +151,8 @@ def update_session(
     """Members correct an open session's date, place or notes; its seats and rules stay."""
     if place is not None:
         place = clean_name(place, "place", max_length=PLACE_LENGTH, required=False)
+    if notes is not None:
+        notes = texts.clean(notes, "notes", multiline=True)
     changes: dict[str, Any] = {"date": date, "place": place, "notes": notes}
     changes = {field: value for field, value in changes.items() if value is not None}
     with transaction.atomic():
@@ -173,7 +178,7 @@ def reopen_session(session: Session, by: User, reason: str = "") -> Session:
     """Owners only: a closed session takes deals again (its documents go stale, as the
     status they show has changed); the reopen is kept in the session's history."""
     require_owner(by, session.group)
-    reason = _checked_reason(reason)
+    reason = checked_reason(reason)
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         if locked.is_open:
@@ -187,13 +192,6 @@ def reopen_session(session: Session, by: User, reason: str = "") -> Session:
         )
         announce(locked.pk)
     return locked
-
-
-def _checked_reason(reason: str) -> str:
-    limit = SessionEvent._meta.get_field("reason").max_length or 200
-    if len(reason) > limit or "\x00" in reason:
-        raise ServiceError(f"reason: at most {limit} characters, no NUL", "reason")
-    return reason.strip()
 
 
 def delete_session(session: Session, by: User) -> None:

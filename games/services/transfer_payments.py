@@ -20,6 +20,7 @@ from games.services.import_values import (
     at,
     choice,
     date,
+    free_text,
     items,
     mapping,
     refuse,
@@ -28,6 +29,7 @@ from games.services.import_values import (
     username,
 )
 from games.services.payments import checked_amount
+from games.services.reasons import REASON_LENGTH
 
 NOTE = Payment._meta.get_field("note").max_length or 200
 STATUSES = tuple(Payment.Status.values)
@@ -111,7 +113,7 @@ def _values(entry: Mapping[str, Any], path: str, players: Mapping[str, Player]) 
         payee,
         amount,
         date(required(entry, "date", path), at(path, "date")),
-        text(entry.get("note", ""), at(path, "note"), max_length=NOTE),
+        free_text(entry.get("note", ""), at(path, "note"), max_length=NOTE),
         choice(required(entry, "status", path), at(path, "status"), STATUSES),
     )
 
@@ -166,7 +168,9 @@ def restore_payments(
                 note=old.note,
                 status=old.status,
                 action=choice(required(revision, "action", r_path), at(r_path, "action"), ACTIONS),
-                reason=text(revision.get("reason", ""), at(r_path, "reason"), max_length=200),
+                reason=free_text(
+                    revision.get("reason", ""), at(r_path, "reason"), max_length=REASON_LENGTH
+                ),
                 changed_by=user(username(revision.get("changed_by"), at(r_path, "changed_by"))),
             )
         if payment.is_confirmed:

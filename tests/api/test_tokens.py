@@ -153,7 +153,16 @@ def test_the_list_needs_a_login(db: None) -> None:
     [
         ("", "device: This field may not be blank."),
         ("   ", "device: This field may not be blank."),
-        ("x" * 101, "device: Ensure this field has no more than 100 characters."),
+        ("x" * 101, "device: at most 100 characters, got 101"),
+        (
+            "Ann\u202es phone",
+            "device: an invisible character (U+202E RIGHT-TO-LEFT OVERRIDE) at position 4"
+            " is not allowed here",
+        ),
+        (
+            "Ann's\nphone",
+            "device: a control character (U+000A line break) at position 6 is not allowed here",
+        ),
     ],
 )
 def test_a_bad_device_name_is_refused_and_no_token_made(

@@ -227,3 +227,104 @@ def test_a_rule_set_cannot_be_changed(admin: Client, group: Any) -> None:
     assert changed.status_code == 403
     rule_set.refresh_from_db()
     assert rule_set.spec == "classic-1-6"
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("\u202eyC", "an invisible character (U+202E RIGHT-TO-LEFT OVERRIDE) at position 1"),
+        ("C\ny", "a control character (U+000A line break) at position 2"),
+        ("ANN", "Friday club already has a player named &#x27;Ann&#x27;"),
+        ("   ", "name: a player needs a name"),
+    ],
+    ids=["rtl-override", "line-break", "same-as-ann", "blank"],
+)
+def test_the_player_form_keeps_the_names_rules(
+    admin: Client, players: dict[str, Player], name: str, words: str
+) -> None:
+    cy = players["Cy"]
+
+    answer = post_changed(admin, f"/admin/games/player/{cy.pk}/change/", name=name)
+
+    assert answer.status_code == 200  # the form again, with the name's error
+    assert words in answer.content.decode()
+    cy.refresh_from_db()
+    assert cy.name == "Cy"
+
+
+def test_a_new_player_in_the_admin_is_named_as_the_api_names_one(
+    admin: Client, group: Any, players: dict[str, Player]
+) -> None:
+    refused = admin.post("/admin/games/player/add/", {"name": "D\u200bi", "group": group.pk})
+    full_width = "  \uff25\uff56\uff45 "
+    added = admin.post("/admin/games/player/add/", {"name": full_width, "group": group.pk})
+
+    assert refused.status_code == 200 and "U+200B ZERO WIDTH SPACE" in refused.content.decode()
+    assert added.status_code == 302
+    assert sorted(group.players.values_list("name", flat=True)) == ["Ann", "Bob", "Cy", "Di", "Eve"]
+
+
+def test_a_player_stays_in_their_group(
+    admin: Client, players: dict[str, Player], ann_user: User
+) -> None:
+    other = services.create_group(ann_user, "Other club", "EUR", Decimal(1), "classic-1-6")
+    cy = players["Cy"]
+    group = cy.group_id
+
+    answer = post_changed(admin, f"/admin/games/player/{cy.pk}/change/", group=str(other.pk))
+
+    assert answer.status_code == 302
+    cy.refresh_from_db()
+    assert cy.group_id == group
+
+
+def test_the_admin_links_a_player_only_to_a_member_not_linked_yet(
+    admin: Client, players: dict[str, Player], stranger: User, bob_user: User
+) -> None:
+    cy = players["Cy"]
+    url = f"/admin/games/player/{cy.pk}/change/"
+
+    strange = post_changed(admin, url, user=str(stranger.pk))
+    twice = post_changed(admin, url, user=str(bob_user.pk))
+
+    assert (strange.status_code, twice.status_code) == (200, 200)
+    assert "eve is not a member of Friday club" in strange.content.decode()
+    assert "bob is already linked to the player Bob" in twice.content.decode()
+    cy.refresh_from_db()
+    assert cy.user_id is None
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("name", "Friday\u2066club", "U+2066 LEFT-TO-RIGHT ISOLATE"),
+        ("currency", "E1R", "currency: expected a 3-letter code"),
+        ("unit_value", "-1", "unit value: must be more than 0, got &#x27;-1&#x27;"),
+    ],
+)
+def test_the_group_form_checks_as_the_api_does(
+    admin: Client, group: Any, field: str, value: str, words: str
+) -> None:
+    before = (group.name, group.currency, group.unit_value)
+
+    answer = post_changed(admin, f"/admin/games/group/{group.pk}/change/", **{field: value})
+
+    assert answer.status_code == 200 and words in answer.content.decode()
+    group.refresh_from_db()
+    assert (group.name, group.currency, group.unit_value) == before
+
+
+def test_the_group_page_adds_or_renames_no_player(
+    admin: Client, group: Any, players: dict[str, Player]
+) -> None:
+    url = f"/admin/games/group/{group.pk}/change/"
+    form = shown_form(admin, url)
+    k = next(
+        key.split("-")[1]
+        for key, value in form.items()
+        if key.startswith("players-") and key.endswith("-id") and value == str(players["Cy"].pk)
+    )
+
+    post_changed(admin, url, **{f"players-{k}-name": "C\u202ey"})
+
+    assert Player.objects.get(pk=players["Cy"].pk).name == "Cy"
