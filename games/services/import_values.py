@@ -83,9 +83,12 @@ def text(value: Any, path: str, *, max_length: int | None = None) -> str:
 def free_text(
     value: Any, path: str, *, max_length: int | None = None, multiline: bool = False
 ) -> str:
-    """A note, a reason or a night's notes as the services store it: refused for what the
-    pages and the API refuse (``games.services.texts``), else normalised as they store it
-    (an older export may hold a reason with spaces at its ends)."""
+    """A note, a reason or a night's notes as the services store it (``games.services.texts``).
+    An export made before the text policy may hold a line break, a tab or an invisible
+    character there: it is tidied as the stored text was (``texts.tidy``), not refused, so
+    that an older export still imports whole; what is not text, or is too long, is refused."""
+    if isinstance(value, str):
+        value = texts.tidy(value, multiline=multiline)
     try:
         return texts.clean(value, path, max_length=max_length, multiline=multiline)
     except ServiceError as error:

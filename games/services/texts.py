@@ -88,6 +88,25 @@ def check_length(text: str, field: str, max_length: int | None) -> str:
     return text
 
 
+# Characters that broke a line or left a gap in text written before the policy: a space
+# stands for each when such text is tidied.
+_GAPS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
+
+
+def tidy(text: str, *, multiline: bool = False) -> str:
+    """``text`` written before this policy made to pass it, never refused: a line break (kept
+    as ``\\n`` when ``multiline``), tab or separator becomes a space, any other refused
+    character is dropped; then NFC and trimmed. ``clean`` answers the same for clean text."""
+    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n")
+    if multiline:
+        text = text.replace("\r", "\n")
+    kept: list[str] = []
+    while (bad := refused_at(text, multiline=multiline)) is not None:
+        kept.append(text[:bad] + (" " if text[bad] in _GAPS else ""))
+        text = text[bad + 1 :]
+    return unicodedata.normalize("NFC", "".join(kept) + text).strip()
+
+
 def clean(
     value: object, field: str, *, max_length: int | None = None, multiline: bool = False
 ) -> str:
