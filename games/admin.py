@@ -143,8 +143,14 @@ class GroupAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
+    """Memberships: an existing one's user and group are shown, never changed (that would
+    move a user into another group unasked); its role may change."""
+
     list_display = ("user", "group", "role", "joined_at")
     list_filter = ("role",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return ("user", "group") if obj is not None else ()
 
 
 class PlayerForm(forms.ModelForm):

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import services
-from games.models import Deal, DealRevision, LedgerEntry, PairStake, Player, Session
+from games.models import Deal, DealRevision, LedgerEntry, Membership, PairStake, Player, Session
 from tests.services.hands import deal
 
 
@@ -276,6 +276,20 @@ def test_a_player_stays_in_their_group(
     assert answer.status_code == 302
     cy.refresh_from_db()
     assert cy.group_id == group
+
+
+def test_a_membership_keeps_its_user_and_group_and_changes_its_role(
+    admin: Client, group: Any, ann_user: User, bob_user: User
+) -> None:
+    other = services.create_group(ann_user, "Other club", "EUR", Decimal(1), "classic-1-6")
+    bobs = Membership.objects.get(group=group, user=bob_user)
+    url = f"/admin/games/membership/{bobs.pk}/change/"
+
+    answer = post_changed(admin, url, group=str(other.pk), user=str(ann_user.pk), role="owner")
+
+    assert answer.status_code == 302
+    bobs.refresh_from_db()
+    assert (bobs.group_id, bobs.user_id, bobs.role) == (group.pk, bob_user.pk, "owner")
 
 
 def test_the_admin_links_a_player_only_to_a_member_not_linked_yet(
