@@ -111,7 +111,7 @@ def test_behind_a_tls_proxy_with_redis_cache() -> None:
         SECURE_PROXY_SSL_HEADER="1", SECURE_SSL_REDIRECT="0", REDIS_URL="redis://cache:6379/1"
     )
 
-    assert show(**env)[1:] == ["False", "31536000", "True", "True", "RedisCache"]
+    assert show(**env)[1:] == ["False", "31536000", "True", "True", "LimitsCache"]
 
 
 @pytest.mark.parametrize(
