@@ -55,6 +55,10 @@ class PaymentVoid(ServiceError):
     """The payment is void: it can be neither corrected, confirmed nor voided again."""
 
 
+class NothingOwed(ServiceError):
+    """The night's money is settled already: there is no transfer left to record."""
+
+
 class ImportRefused(ServiceError):
     """The file cannot be imported (malformed, inconsistent, or the group is not empty)."""
 
@@ -69,6 +73,7 @@ CONFLICTS = (
     IdempotencyConflict,
     PaymentNotPending,
     PaymentVoid,
+    NothingOwed,
 )
 
 

@@ -16,7 +16,7 @@ from django.db.models import Max, Model, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 
 from games import services
 from games.api import serializers as s
+from games.api.schema import CONFLICT
 from games.engine import PRESETS, Rules
 from games.errors import ServiceError
 from games.models import Group, Membership, PairStake, Player, RuleSet
@@ -62,6 +63,9 @@ CONFIRM_PARAMETER = OpenApiParameter(
 )
 
 
+@extend_schema_view(
+    partial_update=extend_schema(request=s.GroupUpdateSerializer, responses=s.GroupSerializer)
+)
 class GroupViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -116,7 +120,7 @@ class GroupViewSet(
         group = services.update_group(self.get_object(), current_user(request), **data)
         return self._render(group)
 
-    @extend_schema(parameters=[CONFIRM_PARAMETER])
+    @extend_schema(parameters=[CONFIRM_PARAMETER], responses={204: None, 409: CONFLICT})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         confirm = request.query_params.get("confirm")
         services.delete_group(self.get_object(), current_user(request), confirm=confirm)
@@ -140,6 +144,11 @@ class GroupScopedViewSet(viewsets.GenericViewSet[M]):
         return bool(getattr(self, "swagger_fake_view", False))
 
 
+@extend_schema_view(
+    partial_update=extend_schema(
+        request=s.MembershipUpdateSerializer, responses=s.MembershipSerializer
+    )
+)
 class MemberViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -178,6 +187,9 @@ class MemberViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema_view(
+    partial_update=extend_schema(request=s.PlayerUpdateSerializer, responses=s.PlayerSerializer)
+)
 class PlayerViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -224,6 +236,7 @@ class PlayerViewSet(
         player = services.update_player(self.get_object(), current_user(request), **changes)
         return Response(self.get_serializer(self.get_queryset().get(pk=player.pk)).data)
 
+    @extend_schema(responses={204: None, 409: CONFLICT})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         services.delete_player(self.get_object(), by=current_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.reports import user_session
+from games.api.schema import CONFLICT
 from games.errors import error_body
 from games.lib.public_url import public_url
 from games.live import check, push, seat_links, table
@@ -42,6 +43,11 @@ class EntryBody(serializers.Serializer[Any]):
     entry = serializers.JSONField(
         allow_null=True, help_text="the seat's hand: a player object of the deal format"
     )
+
+
+# What a write of the deal in progress answers: its STATE, or 409 when the deal's state
+# does not allow it (games.live.table.LiveConflict).
+WRITTEN = {200: OpenApiTypes.OBJECT, 409: CONFLICT}
 
 
 def _live_view(methods: list[str]) -> Any:
@@ -171,7 +177,7 @@ def seat_link_revoke(request: Request, pk: int, link_pk: int) -> Response:
 @extend_schema(
     methods=["POST"],
     request=None,
-    responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
+    responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, 409: CONFLICT},
     operation_id="v1_sessions_live_open",
 )
 @_live_view(["GET", "POST"])
@@ -208,7 +214,7 @@ def _entry(request: Request) -> Any:
     return serializer.validated_data["entry"]
 
 
-@extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=EntryBody, responses=WRITTEN)
 @_live_view(["PUT"])
 def live_seat(request: Request, pk: int, seat: int) -> Response:
     """Save the seat's draft (a seat holder: their own seat; a member: any seat)."""
@@ -223,7 +229,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-@extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_KEY])
+@extend_schema(request=EntryBody, responses=WRITTEN, parameters=[IDEMPOTENCY_KEY])
 @_live_view(["POST"])
 def live_submit(request: Request, pk: int, seat: int) -> Response:
     """Submit the seat's hand; the last seat's submit records the deal (STATE.live.deal).
@@ -248,7 +254,7 @@ def live_check(request: Request, pk: int, seat: int) -> Response:
     return Response(check.check_entry(session, seat, _entry(request), actor))
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_withdraw(request: Request, pk: int, seat: int) -> Response:
     """Take the seat's submitted hand back to a draft."""
@@ -263,7 +269,7 @@ def _as_member(action: Any) -> Any:
     return run
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_take_over(request: Request, pk: int, seat: int) -> Response:
     """Members: take the seat over (its link may no longer write this deal); the answer's
@@ -275,7 +281,7 @@ def live_take_over(request: Request, pk: int, seat: int) -> Response:
     return answer
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_release(request: Request, pk: int, seat: int) -> Response:
     """Members: free the seat from the phone that holds it; the next phone to open its
@@ -283,14 +289,14 @@ def live_release(request: Request, pk: int, seat: int) -> Response:
     return _write(request, pk, _as_member(table.release), seat)
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_nudge(request: Request, pk: int, seat: int) -> Response:
     """Members: ask the seat's phone to finish its hand (it shows the request at once)."""
     return _write(request, pk, _as_member(table.nudge), seat)
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_cancel(request: Request, pk: int) -> Response:
     """Members: cancel the deal in progress."""
