@@ -55,6 +55,10 @@ class PaymentVoid(ServiceError):
     """The payment is void: it can be neither corrected, confirmed nor voided again."""
 
 
+class LastOwner(ServiceError):
+    """The group's only owner may be neither demoted nor removed: it would have none."""
+
+
 class NothingOwed(ServiceError):
     """The night's money is settled already: there is no transfer left to record."""
 
@@ -74,6 +78,7 @@ CONFLICTS = (
     PaymentNotPending,
     PaymentVoid,
     NothingOwed,
+    LastOwner,
 )
 
 

@@ -23,11 +23,11 @@ from games.errors import CONFLICTS, ServiceError, error_body
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: engine and service errors first, then DRF's, reshaped."""
+    answer_in_json(context.get("request"))
     if isinstance(exc, CONFLICTS):
         return Response(error_body(exc.message, exc.field), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, (ScoreError, ServiceError)):
         return Response(error_body(exc.message, exc.field), status=status.HTTP_400_BAD_REQUEST)
-    answer_in_json(context.get("request"))
     response = exception_handler(exc, context)
     if response is None:
         return None

@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db.models import Max, Model, QuerySet
+from django.http import QueryDict
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -127,8 +128,32 @@ class GroupViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def check_json_types(serializer: BaseSerializer[Any], data: dict[str, Any]) -> None:
+    """A JSON body's text is a string and its yes or no a boolean, as the schema says:
+    DRF would take 5 for "5" and 0 for false (a form's values are all text, and pass)."""
+    for name, field in getattr(serializer, "fields", {}).items():
+        value = data.get(name)
+        if value is None or field.read_only:
+            continue
+        if type(field) is serializers.CharField and not isinstance(value, str):
+            raise ServiceError(_("%(field)s: a string is expected") % {"field": name}, name)
+        if type(field) is serializers.BooleanField and not isinstance(value, bool):
+            raise ServiceError(_("%(field)s: true or false is expected") % {"field": name}, name)
+
+
+def check_no_empty_values(serializer: BaseSerializer[Any], data: QueryDict) -> None:
+    """``?date_to=`` is refused, not read as no date: only text may be empty."""
+    for name, field in getattr(serializer, "fields", {}).items():
+        if data.get(name) == "" and not isinstance(field, serializers.CharField):
+            raise ServiceError(_("%(field)s: a value is expected") % {"field": name}, name)
+
+
 def validated(serializer_class: type[BaseSerializer[Any]], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
+    if isinstance(data, QueryDict):
+        check_no_empty_values(serializer, data)
+    elif isinstance(data, dict):
+        check_json_types(serializer, data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -146,7 +171,8 @@ class GroupScopedViewSet(viewsets.GenericViewSet[M]):
 
 @extend_schema_view(
     partial_update=extend_schema(
-        request=s.MembershipUpdateSerializer, responses=s.MembershipSerializer
+        request=s.MembershipUpdateSerializer,
+        responses={200: s.MembershipSerializer, 409: CONFLICT},
     )
 )
 class MemberViewSet(
@@ -174,7 +200,10 @@ class MemberViewSet(
         )
         return Response(self.get_serializer(membership).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.MembershipUpdateSerializer, responses=s.MembershipSerializer)
+    @extend_schema(
+        request=s.MembershipUpdateSerializer,
+        responses={200: s.MembershipSerializer, 409: CONFLICT},
+    )
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = validated(s.MembershipUpdateSerializer, request.data)
         membership = services.set_member_role(
@@ -182,6 +211,7 @@ class MemberViewSet(
         )
         return Response(self.get_serializer(membership).data)
 
+    @extend_schema(responses={204: None, 409: CONFLICT})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         services.remove_member(self.get_object(), by=current_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

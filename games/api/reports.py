@@ -29,6 +29,7 @@ from rest_framework.utils.urls import replace_query_param
 from games import reports, services
 from games.api.groups import current_user, member_groups, validated
 from games.api.limits import OWN_BODY_LIMIT
+from games.api.schema import refusal
 from games.errors import ServiceError, error_body
 from games.models import Deal, Group, ImportJob, Session
 from games.services import imports, transfer
@@ -234,8 +235,7 @@ def _megabytes(size: int) -> str:
     responses={
         202: OpenApiTypes.OBJECT,
         201: OpenApiTypes.OBJECT,
-        400: OpenApiTypes.OBJECT,
-        413: OpenApiTypes.OBJECT,
+        413: refusal("The upload or the JSON body is over its size limit: `error` says which."),
     },
 )
 @api_view(["POST"])

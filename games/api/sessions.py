@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db.models import F, Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
@@ -51,6 +52,17 @@ class IdFilter(django_filters.NumberFilter):
     field_class = forms.IntegerField  # type: ignore[assignment]
 
 
+class NoEmptyDates(forms.Form):
+    """``?date_after=`` is refused, not read as no date (as the reports' dates)."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        for name in ("date_after", "date_before"):
+            if self.data.get(name) == "":
+                self.add_error("date", _("%(field)s: a value is expected") % {"field": name})
+        return cleaned
+
+
 class SessionFilter(django_filters.FilterSet):
     """``?date_after=&date_before=`` (inclusive), ``?player=ID``, ``?game=``, ``?group=ID``."""
 
@@ -63,6 +75,7 @@ class SessionFilter(django_filters.FilterSet):
     class Meta:
         model = Session
         fields = ("group", "game", "status", "date", "player")
+        form = NoEmptyDates
 
 
 @extend_schema_view(
