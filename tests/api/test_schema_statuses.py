@@ -56,10 +56,6 @@ def expected(method: str, path: str, operation: dict[str, Any]) -> set[str]:
     return codes
 
 
-def test_every_operation_is_listed() -> None:
-    assert len(OPERATIONS) > 80
-
-
 @pytest.mark.parametrize(("method", "path", "operation"), OPERATIONS, ids=IDS)
 def test_the_operation_documents_what_the_machinery_answers(
     method: str, path: str, operation: dict[str, Any]
