@@ -19,7 +19,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -72,11 +72,20 @@ def _session(request: Request, pk: int) -> tuple[Session, Actor]:
     if seat is not None:
         if seat.session.pk != pk:
             raise PermissionDenied("this seat link is for another session")
+        _check_seat(request, seat.session)
         return seat.session, Actor(seat=seat)
     session = user_session(request, pk)
     user = request.user
     assert isinstance(user, User)
+    _check_seat(request, session)
     return session, Actor(user=user)
+
+
+def _check_seat(request: Request, session: Session) -> None:
+    """A ``seats/<seat>/`` path names a seat of the session, else 404 as any other object."""
+    seat = (request.parser_context or {}).get("kwargs", {}).get("seat")
+    if seat is not None and not session.seats.filter(seat=seat).exists():
+        raise NotFound(_("seat %(seat)s: no such seat at this session") % {"seat": seat})
 
 
 def _member(actor: Actor) -> User:

@@ -151,3 +151,10 @@ def test_an_empty_date_is_refused(query: str, group: Any, as_alice: APIClient) -
 
     assert answer.status_code == 400
     assert "a value is expected" in answer.json()["error"]
+
+
+def test_a_seat_the_session_has_not_is_not_found(session: Any, as_alice: APIClient) -> None:
+    answer = as_alice.post(f"{API}/sessions/{session.pk}/live/seats/9/withdraw/")
+
+    assert answer.status_code == 404
+    assert answer.json() == {"error": "seat 9: no such seat at this session", "field": None}
