@@ -55,6 +55,14 @@ class PaymentVoid(ServiceError):
     """The payment is void: it can be neither corrected, confirmed nor voided again."""
 
 
+class LastOwner(ServiceError):
+    """The group's only owner may be neither demoted nor removed: it would have none."""
+
+
+class NothingOwed(ServiceError):
+    """The night's money is settled already: there is no transfer left to record."""
+
+
 class ImportRefused(ServiceError):
     """The file cannot be imported (malformed, inconsistent, or the group is not empty)."""
 
@@ -69,6 +77,8 @@ CONFLICTS = (
     IdempotencyConflict,
     PaymentNotPending,
     PaymentVoid,
+    NothingOwed,
+    LastOwner,
 )
 
 

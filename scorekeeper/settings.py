@@ -209,7 +209,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "games.api.schema.ServiceSchema",
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
     # JSON nested deeper than API_JSON_MAX_DEPTH is refused with 400 (games.api.parsers).
     "DEFAULT_PARSER_CLASSES": [
@@ -231,6 +231,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The API is JSON: the form parsers serve the browsable API's HTML forms only, so the
+    # schema names JSON bodies (the group import names its upload itself).
+    "PARSER_WHITELIST": ["games.api.parsers.JSONParser"],
 }
 
 # Without a broker, tasks run inline in the calling process and their errors propagate, so

@@ -3,6 +3,9 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+# A URL under /api/ that names no operation answers in the API's error shape.
+handler404 = "games.api.errors.not_found"
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import FileResponse
+from django.http import FileResponse, QueryDict
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -23,6 +24,7 @@ from rest_framework.response import Response
 
 from games.api.groups import current_user, member_groups, validated
 from games.api.reports import user_session
+from games.api.schema import CONFLICT
 from games.errors import ServiceError, error_body
 from games.models import Document, Player, Session
 from games.sheets import documents
@@ -71,8 +73,11 @@ def _requested(request: Request, document: Document, created: bool) -> Response:
 
 def _body(request: Request) -> dict[str, Any]:
     """The JSON body's fields, with query parameters as a fallback (``?paper=Letter``)."""
-    data = request.data if isinstance(request.data, dict) else {}
-    return {**request.query_params.dict(), **data}
+    data = request.data
+    if not isinstance(data, dict):
+        raise ServiceError(_('the body must be a JSON object, such as {"paper": "A4"}'))
+    fields = data.dict() if isinstance(data, QueryDict) else data
+    return {**request.query_params.dict(), **fields}
 
 
 REQUEST_DOC = (
@@ -140,7 +145,7 @@ def document_detail(request: Request, pk: int) -> Response:
     return Response(document_status(request, user_document(request, pk)))
 
 
-@extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+@extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY, 409: CONFLICT})
 @api_view(["GET"])
 def document_download(request: Request, pk: int) -> FileResponse | Response:
     """The stored PDF of a ready document (409 while pending or failed)."""

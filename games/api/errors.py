@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views import defaults
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -19,6 +23,7 @@ from games.errors import CONFLICTS, ServiceError, error_body
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: engine and service errors first, then DRF's, reshaped."""
+    answer_in_json(context.get("request"))
     if isinstance(exc, CONFLICTS):
         return Response(error_body(exc.message, exc.field), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, (ScoreError, ServiceError)):
@@ -35,6 +40,23 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     elif isinstance(response.data, dict) and "detail" in response.data:
         response.data = error_body(str(response.data["detail"]))
     return response
+
+
+def answer_in_json(request: Any) -> None:
+    """A refusal is JSON even where CSV or a PDF was asked for (``?format=csv``)."""
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is not None and renderer.media_type not in ("application/json", "text/html"):
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's handler404: a URL under ``/api/`` that names no operation (``documents/x/``)
+    answers 404 in the API's error shape, as every other API refusal; a page's URL keeps
+    Django's page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body(_("Not found.")), status=status.HTTP_404_NOT_FOUND)
+    return defaults.page_not_found(request, exception or Exception())
 
 
 def throttled_message(wait: int | None) -> str:

@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db.models import Max, Model, QuerySet
+from django.http import QueryDict
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -27,6 +28,7 @@ from rest_framework.views import APIView
 
 from games import services
 from games.api import serializers as s
+from games.api.schema import CONFLICT
 from games.engine import PRESETS, Rules
 from games.errors import ServiceError
 from games.models import Group, Membership, PairStake, Player, RuleSet
@@ -62,6 +64,9 @@ CONFIRM_PARAMETER = OpenApiParameter(
 )
 
 
+@extend_schema_view(
+    partial_update=extend_schema(request=s.GroupUpdateSerializer, responses=s.GroupSerializer)
+)
 class GroupViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -116,15 +121,39 @@ class GroupViewSet(
         group = services.update_group(self.get_object(), current_user(request), **data)
         return self._render(group)
 
-    @extend_schema(parameters=[CONFIRM_PARAMETER])
+    @extend_schema(parameters=[CONFIRM_PARAMETER], responses={204: None, 409: CONFLICT})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         confirm = request.query_params.get("confirm")
         services.delete_group(self.get_object(), current_user(request), confirm=confirm)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def check_json_types(serializer: BaseSerializer[Any], data: dict[str, Any]) -> None:
+    """A JSON body's text is a string and its yes or no a boolean, as the schema says:
+    DRF would take 5 for "5" and 0 for false (a form's values are all text, and pass)."""
+    for name, field in getattr(serializer, "fields", {}).items():
+        value = data.get(name)
+        if value is None or field.read_only:
+            continue
+        if type(field) is serializers.CharField and not isinstance(value, str):
+            raise ServiceError(_("%(field)s: a string is expected") % {"field": name}, name)
+        if type(field) is serializers.BooleanField and not isinstance(value, bool):
+            raise ServiceError(_("%(field)s: true or false is expected") % {"field": name}, name)
+
+
+def check_no_empty_values(serializer: BaseSerializer[Any], data: QueryDict) -> None:
+    """``?date_to=`` is refused, not read as no date: only text may be empty."""
+    for name, field in getattr(serializer, "fields", {}).items():
+        if data.get(name) == "" and not isinstance(field, serializers.CharField):
+            raise ServiceError(_("%(field)s: a value is expected") % {"field": name}, name)
+
+
 def validated(serializer_class: type[BaseSerializer[Any]], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
+    if isinstance(data, QueryDict):
+        check_no_empty_values(serializer, data)
+    elif isinstance(data, dict):
+        check_json_types(serializer, data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -140,6 +169,12 @@ class GroupScopedViewSet(viewsets.GenericViewSet[M]):
         return bool(getattr(self, "swagger_fake_view", False))
 
 
+@extend_schema_view(
+    partial_update=extend_schema(
+        request=s.MembershipUpdateSerializer,
+        responses={200: s.MembershipSerializer, 409: CONFLICT},
+    )
+)
 class MemberViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -165,7 +200,10 @@ class MemberViewSet(
         )
         return Response(self.get_serializer(membership).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.MembershipUpdateSerializer, responses=s.MembershipSerializer)
+    @extend_schema(
+        request=s.MembershipUpdateSerializer,
+        responses={200: s.MembershipSerializer, 409: CONFLICT},
+    )
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = validated(s.MembershipUpdateSerializer, request.data)
         membership = services.set_member_role(
@@ -173,11 +211,15 @@ class MemberViewSet(
         )
         return Response(self.get_serializer(membership).data)
 
+    @extend_schema(responses={204: None, 409: CONFLICT})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         services.remove_member(self.get_object(), by=current_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema_view(
+    partial_update=extend_schema(request=s.PlayerUpdateSerializer, responses=s.PlayerSerializer)
+)
 class PlayerViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -224,6 +266,7 @@ class PlayerViewSet(
         player = services.update_player(self.get_object(), current_user(request), **changes)
         return Response(self.get_serializer(self.get_queryset().get(pk=player.pk)).data)
 
+    @extend_schema(responses={204: None, 409: CONFLICT})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         services.delete_player(self.get_object(), by=current_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -28,7 +28,11 @@ from games.services import invites
 
 class InviteCreate(serializers.Serializer[Any]):
     days = serializers.IntegerField(
-        required=False, default=invites.DEFAULT_DAYS, help_text="how long the link holds"
+        required=False,
+        default=invites.DEFAULT_DAYS,
+        min_value=1,
+        max_value=invites.MAX_DAYS,
+        help_text="how long the link holds",
     )
 
 

@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from games import reports, services
 from games.api.groups import current_user, validated
 from games.api.reports import DATE_PARAMETERS, CSVRenderer, DateRange, user_group, user_session
+from games.api.schema import CONFLICT
 from games.api.serializers import FreeText
 from games.errors import ServiceError
 from games.languages import language_for
@@ -109,17 +110,18 @@ def _detail(payment: Payment) -> dict[str, Any]:
     return reports.jsonable(data)
 
 
-@extend_schema(methods=["GET"], operation_id="v1_groups_payments_list")
 @extend_schema(
-    request=PaymentCreate,
+    methods=["GET"],
+    operation_id="v1_groups_payments_list",
     parameters=[
         *DATE_PARAMETERS,
         OpenApiParameter("status", OpenApiTypes.STR, enum=["pending", "confirmed", "void"]),
         OpenApiParameter("player", OpenApiTypes.INT, description="paid or received by"),
         OpenApiParameter("session", OpenApiTypes.INT, description="settling one night"),
     ],
-    responses={200: LIST_OF_OBJECTS, 201: OpenApiTypes.OBJECT},
+    responses={200: LIST_OF_OBJECTS},
 )
+@extend_schema(methods=["POST"], request=PaymentCreate, responses={201: OpenApiTypes.OBJECT})
 @api_view(["GET", "POST"])
 def group_payments(request: Request, pk: int) -> Response:
     """GET: the group's payments in date order (filters: dates, status, player, session).
@@ -166,7 +168,10 @@ def _payment(request: Request, pk: int, payment_pk: int) -> Payment:
     return get_object_or_404(group.payments.select_related("group", "payee"), pk=payment_pk)
 
 
-@extend_schema(request=PaymentChange, responses=OpenApiTypes.OBJECT)
+@extend_schema(methods=["GET"], responses=OpenApiTypes.OBJECT)
+@extend_schema(
+    methods=["PATCH"], request=PaymentChange, responses={200: OpenApiTypes.OBJECT, 409: CONFLICT}
+)
 @api_view(["GET", "PATCH"])
 def payment_detail(request: Request, pk: int, payment_pk: int) -> Response:
     """GET: one payment with its history. PATCH: correct its payer, payee, amount, date or
@@ -184,7 +189,7 @@ def payment_detail(request: Request, pk: int, payment_pk: int) -> Response:
     return Response(_detail(payment))
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 409: CONFLICT})
 @api_view(["POST"])
 def payment_confirm(request: Request, pk: int, payment_pk: int) -> Response:
     """The payee (or an owner) confirms the money arrived: the payment counts from now."""
@@ -192,7 +197,7 @@ def payment_confirm(request: Request, pk: int, payment_pk: int) -> Response:
     return Response(_detail(payment))
 
 
-@extend_schema(request=Reason, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=Reason, responses={200: OpenApiTypes.OBJECT, 409: CONFLICT})
 @api_view(["POST"])
 def payment_void(request: Request, pk: int, payment_pk: int) -> Response:
     """The payee (or an owner) voids a payment (with a ``reason``): it stays, counting nowhere."""
@@ -203,7 +208,8 @@ def payment_void(request: Request, pk: int, payment_pk: int) -> Response:
     return Response(_detail(payment))
 
 
-@extend_schema(request=Settle, responses={200: OpenApiTypes.OBJECT, 201: LIST_OF_OBJECTS})
+@extend_schema(methods=["GET"], responses=OpenApiTypes.OBJECT)
+@extend_schema(methods=["POST"], request=Settle, responses={201: LIST_OF_OBJECTS, 409: CONFLICT})
 @api_view(["GET", "POST"])
 def session_payments(request: Request, pk: int) -> Response:
     """GET: the night's payments and what each player still has outstanding, with the

@@ -29,6 +29,7 @@ from rest_framework.utils.urls import replace_query_param
 from games import reports, services
 from games.api.groups import current_user, member_groups, validated
 from games.api.limits import OWN_BODY_LIMIT
+from games.api.schema import refusal
 from games.errors import ServiceError, error_body
 from games.models import Deal, Group, ImportJob, Session
 from games.services import imports, transfer
@@ -80,10 +81,13 @@ def user_group(request: Request, pk: int) -> Group:
 
 RUNNING_LIMIT = 200  # running totals listed unless ?running_limit= says otherwise
 RUNNING_MOST = 1000
+RUNNING_OFFSET_MOST = 2**31 - 1  # past any session's deals; larger numbers overflow SQL
 
 
 class SummaryQuery(serializers.Serializer[Any]):
-    running_offset = serializers.IntegerField(min_value=0, required=False)
+    running_offset = serializers.IntegerField(
+        min_value=0, max_value=RUNNING_OFFSET_MOST, required=False
+    )
     running_limit = serializers.IntegerField(
         min_value=1, max_value=RUNNING_MOST, default=RUNNING_LIMIT
     )
@@ -93,12 +97,12 @@ class SummaryQuery(serializers.Serializer[Any]):
     parameters=[
         OpenApiParameter(
             "running_limit",
-            OpenApiTypes.INT,
+            {"type": "integer", "minimum": 1, "maximum": RUNNING_MOST},
             description=f"running totals listed (1 to {RUNNING_MOST}; {RUNNING_LIMIT})",
         ),
         OpenApiParameter(
             "running_offset",
-            OpenApiTypes.INT,
+            {"type": "integer", "minimum": 0, "maximum": RUNNING_OFFSET_MOST},
             description="the first running total listed, 0 for the first deal (default:"
             " the last running_limit)",
         ),
@@ -231,8 +235,7 @@ def _megabytes(size: int) -> str:
     responses={
         202: OpenApiTypes.OBJECT,
         201: OpenApiTypes.OBJECT,
-        400: OpenApiTypes.OBJECT,
-        413: OpenApiTypes.OBJECT,
+        413: refusal("The upload or the JSON body is over its size limit: `error` says which."),
     },
 )
 @api_view(["POST"])

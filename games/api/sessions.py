@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django import forms
 from django.conf import settings
 from django.db.models import F, Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.decorators import action
@@ -27,6 +29,7 @@ from games import services
 from games.api import serializers as s
 from games.api.authentication import DealTokenAuthentication, DeviceTokenAuthentication
 from games.api.groups import current_user, member_groups, validated
+from games.api.schema import CONFLICT, refusal
 from games.errors import ServiceError
 from games.models import Deal, DealRevision, Player, Session, SessionSeat
 from games.permissions import remember_role
@@ -43,17 +46,43 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 )
 
 
+class IdFilter(django_filters.NumberFilter):
+    """An object's id: a whole number (``NumberFilter`` would take 0.5 too)."""
+
+    field_class = forms.IntegerField  # type: ignore[assignment]
+
+
+class NoEmptyDates(forms.Form):
+    """``?date_after=`` is refused, not read as no date (as the reports' dates)."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        for name in ("date_after", "date_before"):
+            if self.data.get(name) == "":
+                self.add_error("date", _("%(field)s: a value is expected") % {"field": name})
+        return cleaned
+
+
 class SessionFilter(django_filters.FilterSet):
     """``?date_after=&date_before=`` (inclusive), ``?player=ID``, ``?game=``, ``?group=ID``."""
 
     date = django_filters.DateFromToRangeFilter()
-    player = django_filters.NumberFilter(field_name="seats__player", label="seated player id")
+    # A number, as ``player``: a group that is not the user's lists no session (as any
+    # other filter that matches nothing) rather than refusing the request.
+    group = IdFilter(field_name="group", label="group id")
+    player = IdFilter(field_name="seats__player", label="seated player id")
 
     class Meta:
         model = Session
         fields = ("group", "game", "status", "date", "player")
+        form = NoEmptyDates
 
 
+@extend_schema_view(
+    partial_update=extend_schema(
+        request=s.SessionUpdateSerializer, responses={200: s.SessionSerializer, 409: CONFLICT}
+    )
+)
 class SessionViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -79,7 +108,10 @@ class SessionViewSet(
             .distinct()
         )
 
-    @extend_schema(request=s.SessionCreateSerializer, responses={201: s.SessionSerializer})
+    @extend_schema(
+        request=s.SessionCreateSerializer,
+        responses={201: s.SessionSerializer, 404: refusal("No such group among the user's.")},
+    )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = validated(s.SessionCreateSerializer, request.data)
         group = get_object_or_404(member_groups(request.user), pk=data.pop("group"))
@@ -92,23 +124,26 @@ class SessionViewSet(
             status=status.HTTP_201_CREATED,
         )
 
-    @extend_schema(request=s.SessionUpdateSerializer, responses=s.SessionSerializer)
+    @extend_schema(
+        request=s.SessionUpdateSerializer, responses={200: s.SessionSerializer, 409: CONFLICT}
+    )
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = validated(s.SessionUpdateSerializer, request.data)
         session = services.update_session(self.get_object(), current_user(request), **data)
         return Response(self.get_serializer(self.get_queryset().get(pk=session.pk)).data)
 
+    @extend_schema(responses={204: None, 409: CONFLICT})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         services.delete_session(self.get_object(), current_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=None, responses=s.SessionSerializer)
+    @extend_schema(request=None, responses={200: s.SessionSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])
     def close(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         session = services.close_session(self.get_object(), current_user(request))
         return Response(self.get_serializer(self.get_queryset().get(pk=session.pk)).data)
 
-    @extend_schema(request=s.ReopenSerializer, responses=s.SessionSerializer)
+    @extend_schema(request=s.ReopenSerializer, responses={200: s.SessionSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])
     def reopen(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Owners only: a closed session takes deals again (kept in its history)."""
@@ -203,7 +238,7 @@ class DealViewSet(
     @extend_schema(
         request=s.DealInputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: s.DealSerializer, 200: s.DealSerializer},
+        responses={201: s.DealSerializer, 200: s.DealSerializer, 409: CONFLICT},
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get("Idempotency-Key") or None
@@ -228,7 +263,7 @@ class DealViewSet(
         closed = services.closed_at_target(self.session)
         return answer if closed is None else {**answer, "session_closed": closed}
 
-    @extend_schema(request=s.DealInputSerializer, responses=s.DealSerializer)
+    @extend_schema(request=s.DealInputSerializer, responses={200: s.DealSerializer, 409: CONFLICT})
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = validated(s.DealInputSerializer, request.data)
         deal = services.edit_deal(
@@ -241,11 +276,11 @@ class DealViewSet(
         answer = self.get_serializer(self.get_queryset().get(pk=deal.pk)).data
         return Response(self._closing(answer))
 
-    @extend_schema(request=s.DealInputSerializer, responses=s.DealSerializer)
+    @extend_schema(request=s.DealInputSerializer, responses={200: s.DealSerializer, 409: CONFLICT})
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.update(request, *args, **kwargs)
 
-    @extend_schema(request=s.VoidSerializer, responses=s.DealSerializer)
+    @extend_schema(request=s.VoidSerializer, responses={200: s.DealSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])
     def void(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = validated(s.VoidSerializer, request.data)

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.parsers import JSONParser
+from games.api.schema import refusal
 from games.api.serializers import FreeText
 from games.lib.lockout import forget_failures
 from games.models.accounts import DeviceToken
@@ -78,7 +79,10 @@ class ObtainTokenView(APIView):
     # (games.lib.lockout.lockout_response).
     renderer_classes = (JSONRenderer,)
 
-    @extend_schema(request=TokenRequestSerializer, responses={200: IssuedTokenSerializer})
+    @extend_schema(
+        request=TokenRequestSerializer,
+        responses={200: IssuedTokenSerializer, 429: refusal("Too many failed logins: locked out.")},
+    )
     def post(self, request: Request) -> Response:
         # authenticate() gets Django's request, not DRF's: axes marks a lock-out on the
         # request it is handed, and its middleware reads the mark on Django's.

@@ -2,7 +2,7 @@ from typing import Any
 
 from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny
@@ -16,6 +16,18 @@ from games.api.throttles import CostThrottle, signed_in
 from games.engine import ScoreError, score_request
 from games.engine.arrangement import MAX_SAMPLES, arrange_request
 from games.errors import error_body
+
+# What the calculators read before the engine does: the rules, and the players' hands or
+# the cards to arrange (docs/deal-format.md; the engine names any other fault).
+RULES_SCHEMA = {"description": "a preset's name, or {'preset': NAME, option: value, ...}"}
+
+
+def request_schema(required: str, description: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"rules": RULES_SCHEMA, required: {"description": description}},
+        "required": ["rules", required],
+    }
 
 
 def error_response(message: str, field: str | None = None) -> Response:
@@ -40,7 +52,6 @@ class _CalculatorView(APIView):
     def compute(self, request: Request, body: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request) -> Response:
         try:
             body: Any = request.data
@@ -60,6 +71,14 @@ class _CalculatorView(APIView):
             self.throttled(request, throttle.wait())
 
 
+@extend_schema_view(
+    post=extend_schema(
+        request={
+            "application/json": request_schema("players", "2 to 4 players, each a name and a hand")
+        },
+        responses=OpenApiTypes.OBJECT,
+    )
+)
 class ScoreView(_CalculatorView):
     """Score one deal: the body is a score request, the answer its result."""
 
@@ -69,6 +88,14 @@ class ScoreView(_CalculatorView):
         return score_request(body)
 
 
+@extend_schema_view(
+    post=extend_schema(
+        request={
+            "application/json": request_schema("cards", "13 cards (a fantasy-land hand: 14 to 17)")
+        },
+        responses=OpenApiTypes.OBJECT,
+    )
+)
 class ArrangeView(_CalculatorView):
     """How to set 13 cards: the heuristic split, or the best expected one.
 

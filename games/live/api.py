@@ -19,12 +19,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.reports import user_session
+from games.api.schema import CONFLICT
 from games.errors import error_body
 from games.lib.public_url import public_url
 from games.live import check, push, seat_links, table
@@ -42,6 +43,11 @@ class EntryBody(serializers.Serializer[Any]):
     entry = serializers.JSONField(
         allow_null=True, help_text="the seat's hand: a player object of the deal format"
     )
+
+
+# What a write of the deal in progress answers: its STATE, or 409 when the deal's state
+# does not allow it (games.live.table.LiveConflict).
+WRITTEN = {200: OpenApiTypes.OBJECT, 409: CONFLICT}
 
 
 def _live_view(methods: list[str]) -> Any:
@@ -66,11 +72,20 @@ def _session(request: Request, pk: int) -> tuple[Session, Actor]:
     if seat is not None:
         if seat.session.pk != pk:
             raise PermissionDenied("this seat link is for another session")
+        _check_seat(request, seat.session)
         return seat.session, Actor(seat=seat)
     session = user_session(request, pk)
     user = request.user
     assert isinstance(user, User)
+    _check_seat(request, session)
     return session, Actor(user=user)
+
+
+def _check_seat(request: Request, session: Session) -> None:
+    """A ``seats/<seat>/`` path names a seat of the session, else 404 as any other object."""
+    seat = (request.parser_context or {}).get("kwargs", {}).get("seat")
+    if seat is not None and not session.seats.filter(seat=seat).exists():
+        raise NotFound(_("seat %(seat)s: no such seat at this session") % {"seat": seat})
 
 
 def _member(actor: Actor) -> User:
@@ -171,7 +186,7 @@ def seat_link_revoke(request: Request, pk: int, link_pk: int) -> Response:
 @extend_schema(
     methods=["POST"],
     request=None,
-    responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
+    responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, 409: CONFLICT},
     operation_id="v1_sessions_live_open",
 )
 @_live_view(["GET", "POST"])
@@ -208,7 +223,7 @@ def _entry(request: Request) -> Any:
     return serializer.validated_data["entry"]
 
 
-@extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=EntryBody, responses=WRITTEN)
 @_live_view(["PUT"])
 def live_seat(request: Request, pk: int, seat: int) -> Response:
     """Save the seat's draft (a seat holder: their own seat; a member: any seat)."""
@@ -223,7 +238,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-@extend_schema(request=EntryBody, responses=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_KEY])
+@extend_schema(request=EntryBody, responses=WRITTEN, parameters=[IDEMPOTENCY_KEY])
 @_live_view(["POST"])
 def live_submit(request: Request, pk: int, seat: int) -> Response:
     """Submit the seat's hand; the last seat's submit records the deal (STATE.live.deal).
@@ -248,7 +263,7 @@ def live_check(request: Request, pk: int, seat: int) -> Response:
     return Response(check.check_entry(session, seat, _entry(request), actor))
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_withdraw(request: Request, pk: int, seat: int) -> Response:
     """Take the seat's submitted hand back to a draft."""
@@ -263,7 +278,7 @@ def _as_member(action: Any) -> Any:
     return run
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_take_over(request: Request, pk: int, seat: int) -> Response:
     """Members: take the seat over (its link may no longer write this deal); the answer's
@@ -275,7 +290,7 @@ def live_take_over(request: Request, pk: int, seat: int) -> Response:
     return answer
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_release(request: Request, pk: int, seat: int) -> Response:
     """Members: free the seat from the phone that holds it; the next phone to open its
@@ -283,14 +298,14 @@ def live_release(request: Request, pk: int, seat: int) -> Response:
     return _write(request, pk, _as_member(table.release), seat)
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_nudge(request: Request, pk: int, seat: int) -> Response:
     """Members: ask the seat's phone to finish its hand (it shows the request at once)."""
     return _write(request, pk, _as_member(table.nudge), seat)
 
 
-@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=None, responses=WRITTEN)
 @_live_view(["POST"])
 def live_cancel(request: Request, pk: int) -> Response:
     """Members: cancel the deal in progress."""

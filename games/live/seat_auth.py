@@ -29,8 +29,8 @@ class SeatTokenAuthentication(BaseAuthentication):
 
     def authenticate(self, request: Request) -> tuple[AnonymousUser, Seat] | None:
         token = request.META.get(HEADER)
-        if not token:
-            return None
+        if token is None:
+            return None  # an empty header is a token sent, and refused below
         device = request.META.get(DEVICE, "")
         try:
             seat = claim(open_seat(token), device)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from games.engine import Rules
-from games.errors import HasHistory, ServiceError
+from games.errors import HasHistory, LastOwner, ServiceError
 from games.live import push
 from games.models import Deal, Group, Membership, RuleSet
 from games.permissions import require_owner
@@ -169,7 +169,7 @@ def _keep_an_owner(membership: Membership) -> None:
         .values_list("pk", flat=True)
     )
     if membership.role == Membership.Role.OWNER and len(owners) == 1:
-        raise ServiceError(f"{membership.user} is the group's only owner", "role")
+        raise LastOwner(f"{membership.user} is the group's only owner", "role")
 
 
 def set_rules(group: Group, spec: str | Mapping[str, Any], by: User) -> RuleSet:

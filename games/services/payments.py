@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.errors import PaymentNotPending, PaymentVoid, ServiceError
+from games.errors import NothingOwed, PaymentNotPending, PaymentVoid, ServiceError
 from games.models import Group, LedgerEntry, Membership, Payment, PaymentRevision, Player, Session
 from games.permissions import require_member, role_of
 from games.reports.balances import night_transfers
@@ -228,7 +228,7 @@ def settle_session(session: Session, by: User, *, pair_by_pair: bool = False) ->
         players = {player.name: player for player in session.group.players.all()}
         transfers = night_transfers(session, pair_by_pair=pair_by_pair)
         if not transfers:
-            raise ServiceError(_("nothing is owed for this night"), "session")
+            raise NothingOwed(_("nothing is owed for this night"), "session")
         note = _("settles the night of %(date)s") % {"date": session.date.isoformat()}
         return [
             Payment.objects.create(

@@ -172,7 +172,7 @@ def test_owners_manage_members(
 
     own = Membership.objects.get(user=alice, group=group)
     last_owner = as_alice.patch(f"{url}{own.pk}/", {"role": "member"}, format="json")
-    assert last_owner.status_code == 400
+    assert last_owner.status_code == 409
     assert last_owner.json() == {"error": "alice is the group's only owner", "field": "role"}
 
 
