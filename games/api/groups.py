@@ -135,9 +135,9 @@ def check_json_types(serializer: BaseSerializer[Any], data: dict[str, Any]) -> N
         value = data.get(name)
         if value is None or field.read_only:
             continue
-        if type(field) is serializers.CharField and not isinstance(value, str):
+        if isinstance(field, serializers.CharField) and not isinstance(value, str):
             raise ServiceError(_("%(field)s: a string is expected") % {"field": name}, name)
-        if type(field) is serializers.BooleanField and not isinstance(value, bool):
+        if isinstance(field, serializers.BooleanField) and not isinstance(value, bool):
             raise ServiceError(_("%(field)s: true or false is expected") % {"field": name}, name)
 
 

@@ -17,7 +17,7 @@ from django.contrib.auth import authenticate, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 
 from games.api.groups import current_user
 from games.api.parsers import JSONParser
+from games.api.schema import refusal
 from games.api.tokens import EXPIRES_HELP
 from games.lib.lockout import forget_failures
 from games.models.accounts import DeviceToken, keep_token, revoked_tokens
@@ -76,15 +77,13 @@ class PasswordChangeView(APIView):
         request=PasswordChangeSerializer,
         responses={
             200: PasswordChangedSerializer,
-            400: OpenApiResponse(
-                description="a wrong old password (counted as a failed login) or a new one"
-                " the password rules refuse: {error, field}"
+            400: refusal(
+                "a wrong old password (counted as a failed login) or a new one the password"
+                " rules refuse"
             ),
-            401: OpenApiResponse(description="no valid token or session"),
-            403: OpenApiResponse(description="a signed-in session without its CSRF token"),
-            429: OpenApiResponse(
-                description="too many failed logins of this user from this address;"
-                " Retry-After says when to try again"
+            429: refusal(
+                "too many failed logins of this user from this address; Retry-After says when"
+                " to try again"
             ),
         },
     )
