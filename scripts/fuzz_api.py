@@ -63,6 +63,11 @@ FUZZ_RATES = {
     for scope in ("SCORE", "ARRANGE", "EXPECTED")
     for who in ("ANON", "USER")
 }
+# The password change (auth/password/) counts each wrong old password Schemathesis sends
+# as a failed login of the run's user: with the default limit the user would be locked out
+# after five, and the web forms' run could not sign in after it. The lock-out's own tests
+# are tests/deploy/test_login_throttle.py.
+FUZZ_LOGIN_FAILURES = {"LOGIN_FAILURE_LIMIT": "100000"}
 # Django's DATA_UPLOAD_MAX_MEMORY_SIZE, unless the server was configured otherwise.
 BODY_LIMIT = 2_621_440
 CALCULATORS = frozenset({"/api/v1/score/", "/api/v1/arrange/"})
@@ -272,7 +277,7 @@ def main() -> int:
             )
         return status or int(bool(wrong))
     with prodkit.throwaway_database("scorekeeper_fuzz") as database_url:
-        env = prodkit.production_env(database_url, **FUZZ_RATES)
+        env = prodkit.production_env(database_url, **FUZZ_RATES, **FUZZ_LOGIN_FAILURES)
         prodkit.manage(env, "migrate", "--noinput", "-v", "0")
         token = prodkit.make_user(env, "fuzzer", PASSWORD)
         with (

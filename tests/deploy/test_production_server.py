@@ -47,6 +47,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[prodkit.S
             database_url,
             WEB_CONCURRENCY=str(WEB_WORKERS),
             **{name: rate for name, rate in fuzz_api.FUZZ_RATES.items() if "USER" in name},
+            **fuzz_api.FUZZ_LOGIN_FAILURES,
         )
         prodkit.manage(env, "migrate", "--noinput", "-v", "0")
         token = prodkit.make_user(env, "prover", "prover-password-1")
