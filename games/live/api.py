@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,15 +25,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.authentication import DeviceTokenAuthentication
-from games.api.reports import user_session
 from games.errors import error_body
 from games.lib.public_url import public_url
 from games.live import check, push, seat_links, table
+from games.live import rows as live_rows
+from games.live.rows import TableRows
 from games.live.seat_auth import MemberOrSeat, SeatTokenAuthentication
 from games.live.seat_links import Seat
-from games.live.state import live_state, public_part, public_state
+from games.live.state import public_part, public_state, state_of
 from games.live.table import Actor, LiveConflict
 from games.models import Player, SeatLink, Session
+from games.permissions import remember_role
+from games.services.deal_reads import session_for_deal
 
 KEY_SIZE = 100  # characters of an Idempotency-Key, as the deals' own
 LIVE_AUTH = (SeatTokenAuthentication, DeviceTokenAuthentication, SessionAuthentication)
@@ -67,9 +71,13 @@ def _session(request: Request, pk: int) -> tuple[Session, Actor]:
         if seat.session.pk != pk:
             raise PermissionDenied("this seat link is for another session")
         return seat.session, Actor(seat=seat)
-    session = user_session(request, pk)
     user = request.user
     assert isinstance(user, User)
+    # The session with its group and the user's role, in one statement.
+    session = session_for_deal(user, pk)
+    if session is None:
+        raise Http404("No Session matches the given query.")
+    remember_role(session.group, user, session.__dict__["viewer_role"])
     return session, Actor(user=user)
 
 
@@ -79,11 +87,13 @@ def _member(actor: Actor) -> User:
     return actor.user
 
 
-def _viewer(session: Session, actor: Actor) -> int | None:
+def _viewer(session: Session, actor: Actor, rows: TableRows | None) -> int | None:
     if actor.seat is not None:
         # Another phone holding the seat's link (a member shown every link) sees what
         # everyone sees, never the seat's draft.
         return actor.seat.player_id if actor.seat.own else None
+    if rows is not None and rows.viewer is not None:
+        return rows.viewer
     found = Player.objects.filter(group_id=session.group_id, user=actor.user).first()
     return found.pk if found is not None else None
 
@@ -92,8 +102,12 @@ def _state(session: Session, actor: Actor, code: int = status.HTTP_200_OK) -> Re
     return Response(_read(session, actor), status=code)
 
 
-def _read(session: Session, actor: Actor) -> dict[str, Any]:
-    state = live_state(session, _viewer(session, actor))
+def _read(session: Session, actor: Actor, rows: TableRows | None = None) -> dict[str, Any]:
+    """The viewer's STATE: from the rows a write left (``games.live.rows.kept``), or read."""
+    if rows is None:
+        user_id = None if actor.user is None else int(actor.user.pk)
+        rows = live_rows.read(session, user_id=user_id)
+    state = state_of(session, rows, _viewer(session, actor, rows))
     if actor.seat is not None and not actor.seat.own:
         state["elsewhere"] = _(
             "%(name)s's seat is open on another phone: the host can free it for this one"
@@ -105,14 +119,15 @@ def _changing(session: Session, actor: Actor, change: Any) -> tuple[Any, dict[st
     """Run ``change`` (a write of the deal in progress) and read the STATE to answer; the
     followers are told with its public part (read once for both: games.live.push). A
     refused write still tells them what it changed (a refused submit keeps its draft)."""
-    with push.collected_live() as changed:
+    with push.collected_live() as changed, live_rows.kept() as kept:
         try:
             outcome = change()
         except BaseException:
             if changed:
                 push.announce_state(session.pk, public_state(session))
             raise
-    state = _read(session, actor)
+    # The rows the write read under its lock and changed: its STATE needs no new read.
+    state = _read(session, actor, kept[-1] if kept else None)
     if changed:
         push.announce_state(session.pk, public_part(state))
     return outcome, state

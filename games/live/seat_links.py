@@ -21,6 +21,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -137,8 +138,16 @@ def open_seat(token: str, session_id: int | None = None) -> Seat:
         raise refused
     if session_id is not None and payload["s"] != session_id:
         raise refused
+    # The link with its session, its group and its seat, in one query.
+    seat = SessionSeat.objects.filter(
+        session_id=OuterRef("session_id"), player_id=OuterRef("player_id")
+    )
     link = (
         SeatLink.objects.select_related("session__group")
+        .annotate(
+            seat_number=Subquery(seat.values("seat")[:1]),
+            seat_name=Subquery(seat.values("name")[:1]),
+        )
         .filter(pk=payload["k"], session_id=payload["s"], nonce=payload["n"])
         .first()
     )
@@ -150,10 +159,10 @@ def open_seat(token: str, session_id: int | None = None) -> Seat:
         )
     if not link.session.is_open:
         raise SeatLinkRefused(_("This session is closed: its seat links no longer work."), "token")
-    seat = SessionSeat.objects.filter(session_id=link.session_id, player_id=link.player_id).first()
-    if seat is None:
+    number, name = link.__dict__.pop("seat_number"), link.__dict__.pop("seat_name")
+    if number is None:
         raise refused
-    return Seat(link, link.session, seat.seat, link.player_id, seat.name)
+    return Seat(link, link.session, number, link.player_id, name)
 
 
 def _digest(device: str) -> str:
