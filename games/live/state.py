@@ -83,10 +83,13 @@ def _public(session: Session, rows: TableRows) -> dict[str, Any]:
     and deals, the deal in progress (its id and when it opened, which no other deal
     shares even in a database whose ids start again, its version, bumped by every write
     of it and its entries, its status and message) and, once it is recorded, the ledger's
-    mark, the currency and the language of the words."""
+    mark, the currency and the language of the words.
+
+    Only what is committed is kept: inside a transaction (which may yet roll back, and
+    its version be written again otherwise) the STATE is built afresh, as it is."""
     live = rows.live
-    if live is None:
-        return _build(session, rows)
+    if live is None or connection.in_atomic_block:
+        return _with_phones(_build(session, rows), rows)
     key: tuple[Any, ...] = (
         connection.alias,
         session.pk,
@@ -112,10 +115,17 @@ def _public(session: Session, rows: TableRows) -> dict[str, Any]:
             _built[key] = found
             while len(_built) > CACHED:
                 _built.popitem(last=False)
-    shown = found["live"]
-    phones = _phones(rows) if live.is_open else {}
+    return _with_phones(found, rows)
+
+
+def _with_phones(built: dict[str, Any], rows: TableRows) -> dict[str, Any]:
+    """A copy of a built public STATE with each seat's phone as it is now."""
+    shown = built["live"]
+    if shown is None:
+        return {**built}
+    phones = _phones(rows) if shown["status"] == LiveDeal.Status.OPEN else {}
     seats = [{**seat, **phones.get(seat["seat"], _NO_PHONE)} for seat in shown["seats"]]
-    return {**found, "live": {**shown, "seats": seats}}
+    return {**built, "live": {**shown, "seats": seats}}
 
 
 _NO_PHONE = {"phone": "none", "quiet": None}

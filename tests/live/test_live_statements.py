@@ -128,3 +128,71 @@ def test_a_replayed_submit_stays_within_a_submits_statements(
     assert again.json()["live"]["version"] == first.json()["live"]["version"], counts
     assert counts["again"] <= SUBMIT, counts
     print(counts)
+
+
+def _read(phone: APIClient, session: Session) -> Any:
+    return phone.get(f"/api/v1/sessions/{session.pk}/live/").json()
+
+
+def _heard_just_now(session: Session) -> None:
+    """Every phone was heard from a moment ago: a read writes no presence."""
+    SeatLink.objects.filter(session=session, revoked_at=None).update(seen_at=timezone.now())
+
+
+def test_every_phone_reads_the_recorded_deal_from_one_built_state(
+    session: Session, seated: tuple[APIClient, dict[int, APIClient]]
+) -> None:
+    host, phones = seated
+    _play(session, host, phones)  # the recording submit builds the deal's STATE
+    _heard_just_now(session)
+    counts: dict[str, int] = {}
+    read: dict[int, Any] = {}
+
+    for seat, phone in phones.items():
+        with _counted(counts, f"read {seat}"):
+            read[seat] = _read(phone, session)
+
+    # The seat token with its seat, then the rows: the deal, its pairs and the night's
+    # totals are not read or worked out again.
+    assert all(count <= 2 for count in counts.values()), counts
+    deals = [state["live"]["deal"] for state in read.values()]
+    assert deals[0]["units"] == {"Ann": "-8", "Bob": "4", "Cy": "3", "Di": "1"}
+    assert deals[0]["totals"] == {"Ann": "-8", "Bob": "4", "Cy": "3", "Di": "1"}
+    assert all(deal == deals[0] for deal in deals)
+    assert [state["live"]["you"]["seat"] for state in read.values()] == [1, 2, 3, 4]
+
+
+def test_a_shared_state_is_never_an_older_version_nor_a_seats_own(
+    session: Session, seated: tuple[APIClient, dict[int, APIClient]]
+) -> None:
+    host, phones = seated
+    host.post(f"/api/v1/sessions/{session.pk}/live/")
+    ann = hand(1)
+    drafted = phones[1].put(
+        f"/api/v1/sessions/{session.pk}/live/seats/1/", {"entry": ann}, format="json"
+    )
+    _heard_just_now(session)
+    counts: dict[str, int] = {}
+
+    with _counted(counts, "Bob"):
+        bob = _read(phones[2], session)
+    with _counted(counts, "Cy"):
+        cy = _read(phones[3], session)
+    submitted = _submit(phones[1], session, 1, "k1")
+    _heard_just_now(session)
+    after = _read(phones[2], session)
+
+    # Ann's draft answered her own hand; the state the others share (built by her write)
+    # names no card of it, and each reader gets their own seat.
+    assert drafted.json()["live"]["you"]["entry"] == ann
+    for state in (bob, cy, after):
+        shown = str(state)
+        assert not any(card in shown for row in ann.values() for card in row.split())
+    assert (bob["live"]["you"]["seat"], cy["live"]["you"]["seat"]) == (2, 3)
+    assert bob["live"]["you"]["entry"] is None
+    assert bob["live"]["seats"][0]["state"] == "entering"
+    assert counts == {"Bob": 2, "Cy": 2}
+    # The submit's version, never the draft's.
+    version = submitted.json()["live"]["version"]
+    assert after["live"]["version"] == version == bob["live"]["version"] + 1
+    assert after["live"]["seats"][0]["state"] == "submitted"
