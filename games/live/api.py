@@ -8,6 +8,7 @@ A caller is a member (token or session cookie, as elsewhere; another group's use
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -24,7 +25,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.authentication import DeviceTokenAuthentication
+from games.api.authentication import DealTokenAuthentication
 from games.errors import error_body
 from games.lib.public_url import public_url
 from games.live import check, push, seat_links, table
@@ -39,7 +40,22 @@ from games.permissions import remember_role
 from games.services.deal_reads import session_for_deal
 
 KEY_SIZE = 100  # characters of an Idempotency-Key, as the deals' own
-LIVE_AUTH = (SeatTokenAuthentication, DeviceTokenAuthentication, SessionAuthentication)
+
+
+class LiveTokenAuthentication(DealTokenAuthentication):
+    """A member's device token, read in one statement with the session of the URL (its
+    ``pk``) and the member's role in its group, as for recording a deal."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    def authenticate(self, request: Request) -> Any:
+        pk = (request.parser_context or {}).get("kwargs", {}).get("pk", 0)
+        self.session_pk = int(pk)
+        return super().authenticate(request)
+
+
+LIVE_AUTH = (SeatTokenAuthentication, LiveTokenAuthentication, SessionAuthentication)
 
 
 class EntryBody(serializers.Serializer[Any]):
@@ -52,7 +68,16 @@ def _live_view(methods: list[str]) -> Any:
     """``api_view`` for the live table: members or seat holders."""
 
     def wrap(view: Any) -> Any:
-        view = permission_classes([MemberOrSeat])(view)
+        handler = view
+
+        @functools.wraps(handler)
+        def settled(request: Request, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return handler(request, *args, **kwargs)
+            finally:  # a phone's presence no write took (games.live.seat_links)
+                seat_links.settle(_seat_of(request))
+
+        view = permission_classes([MemberOrSeat])(settled)
         view = authentication_classes(list(LIVE_AUTH))(view)
         return api_view(methods)(view)
 
@@ -73,8 +98,12 @@ def _session(request: Request, pk: int) -> tuple[Session, Actor]:
         return seat.session, Actor(seat=seat)
     user = request.user
     assert isinstance(user, User)
-    # The session with its group and the user's role, in one statement.
-    session = session_for_deal(user, pk)
+    # The session with its group and the user's role: read with the token, or alone.
+    found = request.successful_authenticator
+    if isinstance(found, LiveTokenAuthentication) and found.session_pk == pk:
+        session = found.session
+    else:
+        session = session_for_deal(user, pk)
     if session is None:
         raise Http404("No Session matches the given query.")
     remember_role(session.group, user, session.__dict__["viewer_role"])

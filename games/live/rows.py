@@ -4,7 +4,7 @@ deals; what a write of the deal in progress needs besides, when it asks (an
 Idempotency-Key's earlier submit, who records the deal, the member's own player, the deal
 table a deal is recorded with).
 
-A write reads them with the session row locked (``lock``): every write of a deal in
+A write reads them once the session row is locked (``lock``): every write of a deal in
 progress locks the session first (``games.live.table``, ``games.live.close``), so the deal
 and its entries need no lock of their own, and the rows read stay true until the write
 commits. The STATE (``games.live.state``) is built from the same rows, the write's own
@@ -70,6 +70,7 @@ def read(
     seat: int | None = None,
     user_id: int | None = None,
     for_deal: bool = False,
+    heard: tuple[int, datetime] | None = None,
 ) -> TableRows | None:
     """The rows of ``session``'s live table (None when the session is gone).
 
@@ -77,7 +78,8 @@ def read(
     the deal in progress whose entry for that seat was last submitted with that key.
     ``user_id``: that member's own player in the group. ``for_deal``: the deal table a
     deal would be recorded with, kept on ``session`` (``deal_reads.deal_table``), and who
-    it would be by."""
+    it would be by. ``heard``: (seat link, moment) a phone was heard from, written first
+    (with the lock, in the same statement, on PostgreSQL)."""
     q = hot_sql.quoted
     s, ss, ld, le = q(Session), q(SessionSeat), q(LiveDeal), q(LiveEntry)
     links, deals, members, players = q(SeatLink), q(Deal), q(Membership), q(Player)
@@ -129,11 +131,26 @@ def read(
         f" AND {links}.player_id = {ss}.player_id AND {links}.revoked_at IS NULL"
         f" WHERE {s}.id = %s ORDER BY {ss}.seat"
     )
-    if lock and connection.features.has_select_for_update_of:
-        sql += f" FOR UPDATE OF {s}"
     # The placeholders in the order they appear: the extra columns', the marks', the id.
     ordered = [*params[1:], session.pk, session.pk]
     with connection.cursor() as cursor:
+        presence = f"UPDATE {links} SET seen_at = %s, gone_at = NULL WHERE id = %s"
+        moment = None if heard is None else connection.ops.adapt_datetimefield_value(heard[1])
+        if lock and connection.features.has_select_for_update:
+            # The lock first, on its own: a statement that waited for it would still read
+            # the other rows as they were when it began (PostgreSQL), before the write it
+            # waited for. (SQLite's write transactions begin by taking the database's lock,
+            # so the one read after it is fresh.) A phone's presence goes with it.
+            locking = f"SELECT 1 FROM {s} WHERE {s}.id = %s FOR UPDATE"
+            if heard is not None and connection.vendor == "postgresql":
+                cursor.execute(
+                    f"WITH heard AS ({presence}) {locking}", [moment, heard[0], session.pk]
+                )
+                heard = None
+            else:
+                cursor.execute(locking, [session.pk])
+        if heard is not None:
+            cursor.execute(presence, [moment, heard[0]])
         cursor.execute(sql, ordered)
         fetched = cursor.fetchall()
     if not fetched:

@@ -64,9 +64,16 @@ class Actor:
     seat: Seat | None = None
 
 
-def _read_locked(session: Session, **wanted: Any) -> TableRows:
-    """The live table's rows with the session row locked (``games.live.rows.read``)."""
-    rows = live_rows.read(session, lock=True, **wanted)
+def _read_locked(session: Session, actor: Actor | None = None, **wanted: Any) -> TableRows:
+    """The live table's rows with the session row locked (``games.live.rows.read``); the
+    presence of the actor's phone, when still to be written, written with the lock."""
+    seat = None if actor is None else actor.seat
+    moment = seat_links.take_owed(seat)
+    heard = None if seat is None or moment is None else (seat.link.pk, moment)
+    rows = live_rows.read(session, lock=True, heard=heard, **wanted)
+    if seat is not None and moment is not None:
+        seat_links.written(seat, moment)
+        transaction.on_commit(seat.owed.clear)  # (rolled back: the view settles it)
     if rows is None:
         raise Session.DoesNotExist(f"session {session.pk} is gone")
     return rows
@@ -83,8 +90,10 @@ def _open_deal(rows: TableRows, *, need_open_deal: bool = True) -> LiveDeal | No
     return live
 
 
-def _locked(session: Session, *, need_open_deal: bool = True) -> tuple[TableRows, LiveDeal | None]:
-    rows = _read_locked(session)
+def _locked(
+    session: Session, actor: Actor | None = None, *, need_open_deal: bool = True
+) -> tuple[TableRows, LiveDeal | None]:
+    rows = _read_locked(session, actor)
     return rows, _open_deal(rows, need_open_deal=need_open_deal)
 
 
@@ -106,7 +115,7 @@ def open_live(session: Session, actor: Actor) -> tuple[LiveDeal, bool]:
     """The session's deal in progress, opened now unless one is open (created: False)."""
     _check_actor(session, actor)
     with transaction.atomic():
-        rows = _read_locked(session, user_id=_user_id(actor))
+        rows = _read_locked(session, actor, user_id=_user_id(actor))
         live = _open_deal(rows, need_open_deal=False)
         if live is not None:
             live_rows.keep(rows)
@@ -201,7 +210,7 @@ def save_draft(session: Session, seat: int, entry: object, actor: Actor) -> Live
     _check_actor(session, actor)
     stored = checked_entry(entry, complete=False)
     with transaction.atomic():
-        rows, live = _locked(session)
+        rows, live = _locked(session, actor)
         assert live is not None
         row, name = _seat_entry(rows, live, seat, actor)
         if row.submitted_at is not None:
@@ -234,6 +243,7 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
     with transaction.atomic():
         rows = _read_locked(
             session,
+            actor,
             key=key if replays else "",
             seat=seat if replays else None,
             user_id=_user_id(actor),
@@ -282,7 +292,10 @@ def _record(session: Session, rows: TableRows, live: LiveDeal) -> ScoreError | N
             players,
             by=_recorder(session, rows),
             idempotency_key=f"live-{live.pk}",
-            savepoint=False,  # the session is locked, and the key is this deal's own
+            # The session is locked and this deal in progress open: its key, its own,
+            # has recorded nothing (recording it closes the deal in this transaction).
+            savepoint=False,
+            new_key=True,
         )
     except ScoreError as refused:
         return refused
@@ -316,7 +329,7 @@ def withdraw(session: Session, seat: int, actor: Actor) -> LiveDeal:
     """Take a submitted entry back to a draft (to fix a conflict); a draft stays one."""
     _check_actor(session, actor)
     with transaction.atomic():
-        rows, live = _locked(session)
+        rows, live = _locked(session, actor)
         assert live is not None
         row, _name = _seat_entry(rows, live, seat, actor)
         row.submitted_at = None

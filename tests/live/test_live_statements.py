@@ -29,6 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SUBMIT = 6
 RECORDING_SUBMIT = 10
 DEAL = 30
+NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
 
 
 def _phone(session: Session, seat: int) -> APIClient:
@@ -80,6 +81,10 @@ def _play(session: Session, host: APIClient, phones: dict[int, APIClient]) -> di
         with _counted(counts, f"submit {seat}"):
             answer = _submit(phones[seat], session, seat, f"{live}:{seat}")
         assert answer.status_code == 200, answer.json()
+        # The presence was written, with the submit's own statements.
+        heard = SeatLink.objects.get(session=session, revoked_at=None, player__name=NAMES[seat])
+        assert heard.seen_at is not None
+        assert timezone.now() - heard.seen_at < timedelta(seconds=5)
     assert answer.json()["live"]["status"] == "recorded"
     return counts
 
