@@ -63,6 +63,11 @@ class NothingOwed(ServiceError):
     """The night's money is settled already: there is no transfer left to record."""
 
 
+class NoSuchObject(ServiceError):
+    """The request names something that is not there, such as a seat the session does not
+    have (HTTP 404)."""
+
+
 class ImportRefused(ServiceError):
     """The file cannot be imported (malformed, inconsistent, or the group is not empty)."""
 

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.engine import ScoreError
-from games.errors import CONFLICTS, ServiceError, error_body
+from games.errors import CONFLICTS, NoSuchObject, ServiceError, error_body
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -26,6 +26,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     answer_in_json(context.get("request"))
     if isinstance(exc, CONFLICTS):
         return Response(error_body(exc.message, exc.field), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, NoSuchObject):  # named by the path, as any other missing object
+        return Response(error_body(exc.message), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, (ScoreError, ServiceError)):
         return Response(error_body(exc.message, exc.field), status=status.HTTP_400_BAD_REQUEST)
     response = exception_handler(exc, context)

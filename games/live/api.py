@@ -8,9 +8,11 @@ A caller is a member (token or session cookie, as elsewhere; another group's use
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,24 +21,42 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.authentication import DeviceTokenAuthentication
-from games.api.reports import user_session
+from games.api.authentication import DealTokenAuthentication
 from games.api.schema import CONFLICT
 from games.errors import error_body
 from games.lib.public_url import public_url
 from games.live import check, push, seat_links, table
+from games.live import rows as live_rows
+from games.live.rows import TableRows
 from games.live.seat_auth import MemberOrSeat, SeatTokenAuthentication
 from games.live.seat_links import Seat
-from games.live.state import live_state, public_part, public_state
+from games.live.state import public_part, public_state, state_of
 from games.live.table import Actor, LiveConflict
 from games.models import Player, SeatLink, Session
+from games.permissions import remember_role
+from games.services.deal_reads import session_for_deal
 
 KEY_SIZE = 100  # characters of an Idempotency-Key, as the deals' own
-LIVE_AUTH = (SeatTokenAuthentication, DeviceTokenAuthentication, SessionAuthentication)
+
+
+class LiveTokenAuthentication(DealTokenAuthentication):
+    """A member's device token, read in one statement with the session of the URL (its
+    ``pk``) and the member's role in its group, as for recording a deal."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    def authenticate(self, request: Request) -> Any:
+        pk = (request.parser_context or {}).get("kwargs", {}).get("pk", 0)
+        self.session_pk = int(pk)
+        return super().authenticate(request)
+
+
+LIVE_AUTH = (SeatTokenAuthentication, LiveTokenAuthentication, SessionAuthentication)
 
 
 class EntryBody(serializers.Serializer[Any]):
@@ -54,7 +74,16 @@ def _live_view(methods: list[str]) -> Any:
     """``api_view`` for the live table: members or seat holders."""
 
     def wrap(view: Any) -> Any:
-        view = permission_classes([MemberOrSeat])(view)
+        handler = view
+
+        @functools.wraps(handler)
+        def settled(request: Request, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return handler(request, *args, **kwargs)
+            finally:  # a phone's presence no write took (games.live.seat_links)
+                seat_links.settle(_seat_of(request))
+
+        view = permission_classes([MemberOrSeat])(settled)
         view = authentication_classes(list(LIVE_AUTH))(view)
         return api_view(methods)(view)
 
@@ -72,20 +101,19 @@ def _session(request: Request, pk: int) -> tuple[Session, Actor]:
     if seat is not None:
         if seat.session.pk != pk:
             raise PermissionDenied("this seat link is for another session")
-        _check_seat(request, seat.session)
         return seat.session, Actor(seat=seat)
-    session = user_session(request, pk)
     user = request.user
     assert isinstance(user, User)
-    _check_seat(request, session)
+    # The session with its group and the user's role: read with the token, or alone.
+    found = request.successful_authenticator
+    if isinstance(found, LiveTokenAuthentication) and found.session_pk == pk:
+        session = found.session
+    else:
+        session = session_for_deal(user, pk)
+    if session is None:
+        raise Http404("No Session matches the given query.")
+    remember_role(session.group, user, session.__dict__["viewer_role"])
     return session, Actor(user=user)
-
-
-def _check_seat(request: Request, session: Session) -> None:
-    """A ``seats/<seat>/`` path names a seat of the session, else 404 as any other object."""
-    seat = (request.parser_context or {}).get("kwargs", {}).get("seat")
-    if seat is not None and not session.seats.filter(seat=seat).exists():
-        raise NotFound(_("seat %(seat)s: no such seat at this session") % {"seat": seat})
 
 
 def _member(actor: Actor) -> User:
@@ -94,11 +122,13 @@ def _member(actor: Actor) -> User:
     return actor.user
 
 
-def _viewer(session: Session, actor: Actor) -> int | None:
+def _viewer(session: Session, actor: Actor, rows: TableRows | None) -> int | None:
     if actor.seat is not None:
         # Another phone holding the seat's link (a member shown every link) sees what
         # everyone sees, never the seat's draft.
         return actor.seat.player_id if actor.seat.own else None
+    if rows is not None and rows.viewer is not None:
+        return rows.viewer
     found = Player.objects.filter(group_id=session.group_id, user=actor.user).first()
     return found.pk if found is not None else None
 
@@ -107,8 +137,12 @@ def _state(session: Session, actor: Actor, code: int = status.HTTP_200_OK) -> Re
     return Response(_read(session, actor), status=code)
 
 
-def _read(session: Session, actor: Actor) -> dict[str, Any]:
-    state = live_state(session, _viewer(session, actor))
+def _read(session: Session, actor: Actor, rows: TableRows | None = None) -> dict[str, Any]:
+    """The viewer's STATE: from the rows a write left (``games.live.rows.kept``), or read."""
+    if rows is None:
+        user_id = None if actor.user is None else int(actor.user.pk)
+        rows = live_rows.read(session, user_id=user_id)
+    state = state_of(session, rows, _viewer(session, actor, rows))
     if actor.seat is not None and not actor.seat.own:
         state["elsewhere"] = _(
             "%(name)s's seat is open on another phone: the host can free it for this one"
@@ -120,14 +154,15 @@ def _changing(session: Session, actor: Actor, change: Any) -> tuple[Any, dict[st
     """Run ``change`` (a write of the deal in progress) and read the STATE to answer; the
     followers are told with its public part (read once for both: games.live.push). A
     refused write still tells them what it changed (a refused submit keeps its draft)."""
-    with push.collected_live() as changed:
+    with push.collected_live() as changed, live_rows.kept() as kept:
         try:
             outcome = change()
         except BaseException:
             if changed:
                 push.announce_state(session.pk, public_state(session))
             raise
-    state = _read(session, actor)
+    # The rows the write read under its lock and changed: its STATE needs no new read.
+    state = _read(session, actor, kept[-1] if kept else None)
     if changed:
         push.announce_state(session.pk, public_part(state))
     return outcome, state

@@ -18,7 +18,7 @@ from rest_framework import serializers
 
 from games.engine import ScoreError
 from games.engine.games import descriptor_for
-from games.errors import ServiceError
+from games.errors import NoSuchObject
 from games.live.cards import CARD_FIELDS
 from games.live.table import Actor, checked_entry
 from games.models import Session
@@ -70,7 +70,7 @@ def _seat_name(session: Session, seat: int, actor: Actor) -> str:
     """The name seat ``seat`` sat down with, once ``actor`` may write its draft."""
     name = session.seats.filter(seat=seat).values_list("name", flat=True).first()
     if name is None:
-        raise ServiceError(
+        raise NoSuchObject(
             _("seat %(seat)s: no such seat at this session") % {"seat": seat}, "seat"
         )
     if actor.seat is not None and actor.seat.seat != seat:

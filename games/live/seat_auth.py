@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from games.live.seat_links import Seat, SeatLinkRefused, claim, heard, open_seat
@@ -37,7 +37,8 @@ class SeatTokenAuthentication(BaseAuthentication):
         except SeatLinkRefused as refused:
             raise exceptions.PermissionDenied(refused.message) from None
         if device:  # a phone, which the host's page follows
-            heard(seat)
+            # A write writes it with its lock (``games.live.api`` settles what is left).
+            heard(seat, later=request.method not in SAFE_METHODS)
         return AnonymousUser(), seat
 
 

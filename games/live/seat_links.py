@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass, replace
-from datetime import timedelta
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,6 +49,9 @@ class Seat:
     # The request comes from the phone that holds the seat (``claim``); any other holder
     # of the link (a member who was shown every seat's link) may not read or write it.
     own: bool = True
+    # When the phone was heard from, while that is still to be written: a write of the
+    # deal in progress writes it with its lock (``games.live.table``), else ``settle``.
+    owed: list[datetime] = field(default_factory=list, compare=False)
 
 
 def token_for(link: SeatLink) -> str:
@@ -137,8 +141,16 @@ def open_seat(token: str, session_id: int | None = None) -> Seat:
         raise refused
     if session_id is not None and payload["s"] != session_id:
         raise refused
+    # The link with its session, its group and its seat, in one query.
+    seat = SessionSeat.objects.filter(
+        session_id=OuterRef("session_id"), player_id=OuterRef("player_id")
+    )
     link = (
         SeatLink.objects.select_related("session__group")
+        .annotate(
+            seat_number=Subquery(seat.values("seat")[:1]),
+            seat_name=Subquery(seat.values("name")[:1]),
+        )
         .filter(pk=payload["k"], session_id=payload["s"], nonce=payload["n"])
         .first()
     )
@@ -150,10 +162,10 @@ def open_seat(token: str, session_id: int | None = None) -> Seat:
         )
     if not link.session.is_open:
         raise SeatLinkRefused(_("This session is closed: its seat links no longer work."), "token")
-    seat = SessionSeat.objects.filter(session_id=link.session_id, player_id=link.player_id).first()
-    if seat is None:
+    number, name = link.__dict__.pop("seat_number"), link.__dict__.pop("seat_name")
+    if number is None:
         raise refused
-    return Seat(link, link.session, seat.seat, link.player_id, seat.name)
+    return Seat(link, link.session, number, link.player_id, name)
 
 
 def _digest(device: str) -> str:
@@ -183,19 +195,52 @@ def release(session: Session, player_id: int) -> None:
 HEARD_EVERY = timedelta(seconds=5)
 
 
-def heard(seat: Seat) -> None:
-    """The seat's own phone was heard from (a request, its socket opened, a ping)."""
+def heard(seat: Seat, *, later: bool = False) -> None:
+    """The seat's own phone was heard from (a request, its socket opened, a ping).
+
+    ``later``: the presence is only noted on ``seat`` (``owed``), for a write about to
+    lock the session to write with its lock, in one statement (``take_owed``), or for
+    ``settle`` once the request is answered."""
     link = seat.link
     now = timezone.now()
     fresh = link.seen_at is not None and now - link.seen_at < HEARD_EVERY
     if not seat.own or (fresh and link.gone_at is None):
         return
+    if later:
+        seat.owed[:] = [now]
+        return
+    SeatLink.objects.filter(pk=link.pk).update(seen_at=now, gone_at=None)
+    written(seat, now)
+
+
+def take_owed(seat: Seat | None) -> datetime | None:
+    """The moment the seat's phone was heard from, when it is still to be written: the
+    caller writes it (``seen_at``, ``gone_at`` cleared) in its transaction, calls
+    ``written`` and clears ``owed`` once that commits."""
+    if seat is None or not seat.owed:
+        return None
+    return seat.owed[0]
+
+
+def settle(seat: Seat | None) -> None:
+    """Write the presence still owed once the request is answered (no write that
+    committed took it)."""
+    now = take_owed(seat)
+    if seat is not None and now is not None:
+        seat.owed.clear()
+        SeatLink.objects.filter(pk=seat.link.pk).update(seen_at=now, gone_at=None)
+        written(seat, now)
+
+
+def written(seat: Seat, now: datetime) -> None:
+    """Once the phone's presence is written: the link as this request holds it, and an
+    announcement when the phone is back."""
+    link = seat.link
     back = (
         link.seen_at is None
         or link.gone_at is not None
         or now - link.seen_at > SeatLink.QUIET_AFTER
     )
-    SeatLink.objects.filter(pk=link.pk).update(seen_at=now, gone_at=None)
     link.seen_at, link.gone_at = now, None
     if back:  # the host's page shows the phone online again
         push.announce(link.session_id, "live")

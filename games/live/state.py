@@ -20,16 +20,20 @@ few short strings per pair, rather than by the words of every language.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Max
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.engine.games import player_hands
 from games.engine.rules import Rules, decimal_text
+from games.live import rows as live_rows
 from games.live.cards import entry_cards, submitted_clashes
+from games.live.rows import TableRows
 from games.models import Deal, LiveDeal, LiveEntry, SeatLink, Session
 from games.present import money_in, pair_detail, pair_royalties, pair_sides, rows_score
 from games.reports.ledger import balances
@@ -37,12 +41,12 @@ from games.reports.ledger import balances
 
 def live_state(session: Session, viewer_player: int | None) -> dict[str, Any]:
     """STATE of ``session`` for the viewer seated as player ``viewer_player`` (or none)."""
-    return _state_for(session, viewer_player, public=False)
+    return state_of(session, live_rows.read(session), viewer_player)
 
 
 def public_state(session: Session) -> dict[str, Any]:
     """STATE as everyone following the session sees it: no seat's entry (``you`` None)."""
-    return _state_for(session, None, public=True)
+    return state_of(session, live_rows.read(session), None)
 
 
 def public_part(state: dict[str, Any]) -> dict[str, Any]:
@@ -51,79 +55,163 @@ def public_part(state: dict[str, Any]) -> dict[str, Any]:
     return state if live is None else {**state, "live": {**live, "you": None}}
 
 
-def _state_for(session: Session, viewer: int | None, *, public: bool) -> dict[str, Any]:
-    counted = session.deals.filter(status=Deal.Status.ACTIVE).aggregate(
-        deals=Count("pk"), last=Max("number")
+def state_of(session: Session, rows: TableRows | None, viewer: int | None) -> dict[str, Any]:
+    """STATE from the live table's rows (``games.live.rows``), as read or as a write left
+    them, for the viewer seated as player ``viewer`` (None: the public STATE)."""
+    if rows is None:  # the session is gone
+        head = {"id": session.pk, "status": session.status, "deals": 0, "last_deal": None}
+        return {"session": head, "live": None}
+    state = _public(session, rows)
+    if viewer is None or rows.live is None or viewer not in rows.names():
+        return state
+    return {**state, "live": {**state["live"], "you": _you(rows, viewer)}}
+
+
+# The public STATE of the latest versions, built once each (``_public``).
+CACHED = 512
+_built: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+_building = threading.Lock()
+
+
+def _public(session: Session, rows: TableRows) -> dict[str, Any]:
+    """The public STATE of these rows, built once per version of the deal in progress and
+    shared by every answer and announcement of that version: each gets its own copy of
+    the two outer levels, the phones as they are now (which change between versions), and
+    never a seat's own part (``you``), which is added to the copy.
+
+    The key holds everything else the STATE shows that can change: the session's status
+    and deals, the deal in progress (its id and when it opened, which no other deal
+    shares even in a database whose ids start again, its version, bumped by every write
+    of it and its entries, its status and message) and, once it is recorded, the ledger's
+    mark, the currency and the language of the words.
+
+    Only what is committed is kept: inside a transaction (which may yet roll back, and
+    its version be written again otherwise) the STATE is built afresh, as it is."""
+    live = rows.live
+    if live is None or connection.in_atomic_block:
+        return _with_phones(_build(session, rows), rows)
+    key: tuple[Any, ...] = (
+        connection.alias,
+        session.pk,
+        rows.status,
+        rows.deals,
+        rows.last_deal,
+        live.pk,
+        live.opened_at,
+        live.version,
+        live.status,
+        live.message,
+        live.deal_id,
     )
-    fresh = Session.objects.filter(pk=session.pk).values_list("status", flat=True)[:1]
-    status = next(iter(fresh), session.status)
-    head = {"id": session.pk, "status": status, "deals": counted["deals"]}
-    live = LiveDeal.objects.filter(session=session).select_related("deal").order_by("-pk")[:1]
-    latest = next(iter(live), None)
-    shown = None if latest is None else _live(session, latest, None if public else viewer)
-    return {"session": {**head, "last_deal": counted["last"]}, "live": shown}
+    if live.deal_id is not None:
+        key += (rows.mark, session.group.currency, translation.get_language())
+    with _building:
+        found = _built.get(key)
+        if found is not None:
+            _built.move_to_end(key)
+    if found is None:
+        found = _build(session, rows)
+        with _building:
+            _built[key] = found
+            while len(_built) > CACHED:
+                _built.popitem(last=False)
+    return _with_phones(found, rows)
 
 
-def _live(session: Session, live: LiveDeal, viewer: int | None) -> dict[str, Any]:
-    entries = {e.player_id: e for e in LiveEntry.objects.filter(live_deal=live).order_by()}
-    seated = list(session.seats.order_by("seat").values_list("player_id", "seat", "name"))
-    seat_of = {player: seat for player, seat, _ in seated}
-    names = {player: name for player, _, name in seated}
+def _with_phones(built: dict[str, Any], rows: TableRows) -> dict[str, Any]:
+    """A copy of a built public STATE with each seat's phone as it is now."""
+    shown = built["live"]
+    if shown is None:
+        return {**built}
+    phones = _phones(rows) if shown["status"] == LiveDeal.Status.OPEN else {}
+    seats = [{**seat, **phones.get(seat["seat"], _NO_PHONE)} for seat in shown["seats"]]
+    return {**built, "live": {**shown, "seats": seats}}
+
+
+_NO_PHONE = {"phone": "none", "quiet": None}
+
+
+def _build(session: Session, rows: TableRows) -> dict[str, Any]:
+    head = {
+        "id": session.pk,
+        "status": rows.status,
+        "deals": rows.deals,
+        "last_deal": rows.last_deal,
+    }
+    live = rows.live
+    return {"session": head, "live": None if live is None else _live(session, rows, live)}
+
+
+def _live(session: Session, rows: TableRows, live: LiveDeal) -> dict[str, Any]:
+    entries = rows.entries
     # Only submitted hands are compared: a draft of guessed cards learns nothing of any
     # other seat, and a clash names its card once both hands are in.
-    clashes = submitted_clashes(e for p, e in entries.items() if p in seat_of)
-    phones = _phones(session) if live.is_open else {}
+    clashes = submitted_clashes(entries.values())
     seats = []
-    for player_id, name in names.items():
+    for player_id, seat, name, _user in rows.seated:
         entry = entries.get(player_id)
         seats.append(
             {
-                "seat": seat_of[player_id],
+                "seat": seat,
                 "player": name,
                 "state": _state(entry),
                 "by": entry.by if entry is not None and entry.entry is not None else None,
                 "taken_over": entry is not None and entry.taken_over,
                 "conflict": bool(clashes.get(player_id)),
                 "cards": len(entry_cards(entry.entry)) if entry is not None else 0,
-                **phones.get(player_id, {"phone": "none", "quiet": None}),
+                **_NO_PHONE,
             }
         )
-    you = None
-    if viewer is not None and viewer in names:
-        entry = entries.get(viewer)
-        you = {
-            "seat": seat_of[viewer],
-            "player": names[viewer],
-            "entry": entry.entry if entry is not None else None,
-            "submitted": entry is not None and entry.submitted_at is not None,
-            "taken_over": entry is not None and entry.taken_over,
-            "conflicts": [
-                {"card": card, "seat": seat_of[other], "player": names[other]}
-                for card, other in clashes.get(viewer, [])
-            ],
-        }
     return {
         "id": live.pk,
         "status": live.status,
         "version": live.version,
         "message": live.message or None,
         "seats": seats,
-        "you": you,
-        "deal": _deal(session, live.deal),
+        "you": None,
+        "deal": _deal(session, _recorded(live)),
     }
 
 
-def _phones(session: Session) -> dict[int, dict[str, Any]]:
-    """Player -> whether the seat's phone is here: ``phone`` "none" (its link never
+def _recorded(live: LiveDeal) -> Deal | None:
+    """The deal in progress's recorded deal: as the write that recorded it left it, or
+    read (once per version: the STATE is then kept)."""
+    if live.deal_id is None:
+        return None
+    if LiveDeal._meta.get_field("deal").is_cached(live):
+        return live.deal
+    return Deal.objects.filter(pk=live.deal_id).first()
+
+
+def _you(rows: TableRows, viewer: int) -> dict[str, Any]:
+    """The viewer's own seat: their entry, and the cards they share with another
+    submitted hand (with whom)."""
+    seat_of = {player: seat for player, seat, _name, _user in rows.seated}
+    names = rows.names()
+    entry = rows.entries.get(viewer)
+    clashes = submitted_clashes(rows.entries.values())
+    return {
+        "seat": seat_of[viewer],
+        "player": names[viewer],
+        "entry": entry.entry if entry is not None else None,
+        "submitted": entry is not None and entry.submitted_at is not None,
+        "taken_over": entry is not None and entry.taken_over,
+        "conflicts": [
+            {"card": card, "seat": seat_of[other], "player": names[other]}
+            for card, other in clashes.get(viewer, [])
+        ],
+    }
+
+
+def _phones(rows: TableRows) -> dict[int, dict[str, Any]]:
+    """Seat -> whether the seat's phone is here: ``phone`` "none" (its link never
     opened), "online" or "offline", and ``quiet``, the seconds since it was last heard."""
     now = timezone.now()
-    links = SeatLink.objects.filter(session=session, revoked_at=None).only(
-        "player_id", "seen_at", "gone_at"
-    )
+    seat_of = {player: seat for player, seat, _name, _user in rows.seated}
     phones: dict[int, dict[str, Any]] = {}
-    for link in links:
-        phone, quiet = link.phone(now)
-        phones[link.player_id] = {"phone": phone, "quiet": quiet}
+    for player, (seen_at, gone_at) in rows.phones.items():
+        phone, quiet = SeatLink(seen_at=seen_at, gone_at=gone_at).phone(now)
+        phones[seat_of[player]] = {"phone": phone, "quiet": quiet}
     return phones
 
 

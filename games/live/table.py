@@ -9,8 +9,9 @@ A seat link's holder writes only from the phone that holds the seat (``Seat.own`
 first phone to open the link): a member shown every link cannot read or change another
 seat's hand through it.
 
-Every write locks the session row and then the deal in progress, in that order (closing
-a session does the same, ``live_close``), so the writes of one deal queue: the check that
+Every write locks the session row first (closing a session does the same, ``live_close``),
+reading the deal in progress, its entries and its seats in the same statement
+(``games.live.rows``), so the writes of one deal queue: the check that
 no card is in two submitted hands and the check that every seat has now submitted read
 what the previous write committed, and the deal is recorded by exactly one submit, in
 its transaction, with the idempotency key ``live-<id>`` as a backstop. Drafts are never
@@ -25,18 +26,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import ScoreError
-from games.errors import ServiceError
+from games.errors import NoSuchObject, ServiceError
+from games.live import rows as live_rows
 from games.live import seat_links
 from games.live.cards import CARD_FIELDS, submitted_clashes
 from games.live.push import announce, nudged
+from games.live.rows import TableRows
 from games.live.seat_links import Seat
-from games.models import LiveDeal, LiveEntry, Membership, Session
-from games.permissions import NotAllowed, require_member
+from games.models import LiveDeal, LiveEntry, Session
+from games.permissions import NotAllowed, remember_role, require_member
 from games.services.deals import record_or_replay
 
 ENTRY_KEYS = frozenset(
@@ -61,14 +64,37 @@ class Actor:
     seat: Seat | None = None
 
 
-def _locked(session: Session, *, need_open_deal: bool = True) -> tuple[Session, LiveDeal | None]:
-    locked = Session.objects.select_for_update().select_related("group").get(pk=session.pk)
-    live = LiveDeal.objects.select_for_update().filter(session=locked, status="open").first()
-    if not locked.is_open:
+def _read_locked(session: Session, actor: Actor | None = None, **wanted: Any) -> TableRows:
+    """The live table's rows with the session row locked (``games.live.rows.read``); the
+    presence of the actor's phone, when still to be written, written with the lock."""
+    seat = None if actor is None else actor.seat
+    moment = seat_links.take_owed(seat)
+    heard = None if seat is None or moment is None else (seat.link.pk, moment)
+    rows = live_rows.read(session, lock=True, heard=heard, **wanted)
+    if seat is not None and moment is not None:
+        seat_links.written(seat, moment)
+        transaction.on_commit(seat.owed.clear)  # (rolled back: the view settles it)
+    if rows is None:
+        raise Session.DoesNotExist(f"session {session.pk} is gone")
+    return rows
+
+
+def _open_deal(rows: TableRows, *, need_open_deal: bool = True) -> LiveDeal | None:
+    """The open deal in progress (None when there is none and none is needed); a
+    LiveConflict when the session is closed or the deal is needed but none is open."""
+    live = rows.live if rows.live is not None and rows.live.is_open else None
+    if rows.status != Session.Status.OPEN:
         raise LiveConflict(_("the session is closed: no more deals"), "session_closed")
     if need_open_deal and live is None:
         raise LiveConflict(_("there is no deal in progress"), "no_deal")
-    return locked, live
+    return live
+
+
+def _locked(
+    session: Session, actor: Actor | None = None, *, need_open_deal: bool = True
+) -> tuple[TableRows, LiveDeal | None]:
+    rows = _read_locked(session, actor)
+    return rows, _open_deal(rows, need_open_deal=need_open_deal)
 
 
 def _check_actor(session: Session, actor: Actor) -> None:
@@ -89,44 +115,66 @@ def open_live(session: Session, actor: Actor) -> tuple[LiveDeal, bool]:
     """The session's deal in progress, opened now unless one is open (created: False)."""
     _check_actor(session, actor)
     with transaction.atomic():
-        locked, live = _locked(session, need_open_deal=False)
+        rows = _read_locked(session, actor, user_id=_user_id(actor))
+        live = _open_deal(rows, need_open_deal=False)
         if live is not None:
+            live_rows.keep(rows)
             return live, False
         try:
-            with transaction.atomic():
-                live = LiveDeal.objects.create(session=locked, opened_by=actor.user)
+            with transaction.atomic(savepoint=not _serialized()):
+                live = LiveDeal.objects.create(session=session, opened_by=actor.user)
         except IntegrityError:  # opened meanwhile (a database without row locks)
-            return LiveDeal.objects.get(session=locked, status="open"), False
-        seats = locked.seats.order_by("seat").values_list("player_id", flat=True)
-        LiveEntry.objects.bulk_create(LiveEntry(live_deal=live, player_id=p) for p in seats)
-        announce(locked.pk, "live")
+            return LiveDeal.objects.get(session=session, status="open"), False
+        entries = LiveEntry.objects.bulk_create(
+            LiveEntry(live_deal=live, player_id=player) for player, *_rest in rows.seated
+        )
+        rows.live, rows.entries = live, {entry.player_id: entry for entry in entries}
+        announce(session.pk, "live")
+        live_rows.keep(rows)
     return live, True
 
 
-def _seat_entry(locked: Session, live: LiveDeal, seat: int, actor: Actor) -> tuple[LiveEntry, str]:
-    """The seat's entry, locked, once ``actor`` may write it; with the name of the seat."""
-    row = locked.seats.filter(seat=seat).values_list("player_id", "name").first()
-    if row is None:
-        raise ServiceError(
-            _("seat %(seat)s: no such seat at this session") % {"seat": seat}, "seat"
-        )
-    player_id, name = row
+def _serialized() -> bool:
+    """Whether two writes of one session cannot both get past ``_read_locked`` at once:
+    the database locks the session's row, or (SQLite) every write transaction begins by
+    taking the database's write lock. Only otherwise can two opens clash, and the loser
+    needs a savepoint to go on."""
+    immediate = connection.settings_dict.get("OPTIONS", {}).get("transaction_mode")
+    return bool(connection.features.has_select_for_update) or immediate == "IMMEDIATE"
+
+
+def _user_id(actor: Actor) -> int | None:
+    return None if actor.user is None else int(actor.user.pk)
+
+
+def _seat_of(rows: TableRows, seat: int) -> tuple[int, str]:
+    """The player and the name at ``seat``; NoSuchObject (404) when there is no such seat."""
+    for player_id, number, name, _user in rows.seated:
+        if number == seat:
+            return player_id, name
+    raise NoSuchObject(_("seat %(seat)s: no such seat at this session") % {"seat": seat}, "seat")
+
+
+def _seat_entry(rows: TableRows, live: LiveDeal, seat: int, actor: Actor) -> tuple[LiveEntry, str]:
+    """The seat's entry (the session locked) once ``actor`` may write it; with the name
+    of the seat."""
+    player_id, name = _seat_of(rows, seat)
     if actor.seat is not None and actor.seat.seat != seat:
         raise NotAllowed(_("this seat link is for %(name)s's seat") % {"name": actor.seat.name})
-    entry = (
-        LiveEntry.objects.select_for_update().filter(live_deal=live, player_id=player_id).first()
-    )
+    entry = rows.entries.get(player_id)
     if entry is None:
         entry = LiveEntry.objects.create(live_deal=live, player_id=player_id)
+        rows.entries[player_id] = entry
     if actor.seat is not None and entry.taken_over:
         raise LiveConflict(_("the host took over %(name)s's seat") % {"name": name}, "taken_over")
     return entry, name
 
 
-def _by(locked: Session, entry: LiveEntry, actor: Actor) -> str:
+def _by(rows: TableRows, entry: LiveEntry, actor: Actor) -> str:
     if actor.seat is not None:
         return LiveEntry.By.PHONE
-    own = actor.user is not None and entry.player.user_id == actor.user.pk
+    users = {player: user for player, _seat, _name, user in rows.seated}
+    own = actor.user is not None and users.get(entry.player_id) == actor.user.pk
     return LiveEntry.By.PHONE if own and not entry.taken_over else LiveEntry.By.HOST
 
 
@@ -162,14 +210,15 @@ def save_draft(session: Session, seat: int, entry: object, actor: Actor) -> Live
     _check_actor(session, actor)
     stored = checked_entry(entry, complete=False)
     with transaction.atomic():
-        locked, live = _locked(session)
+        rows, live = _locked(session, actor)
         assert live is not None
-        row, name = _seat_entry(locked, live, seat, actor)
+        row, name = _seat_entry(rows, live, seat, actor)
         if row.submitted_at is not None:
             raise _already(name)
-        row.entry, row.by = stored, _by(locked, row, actor)
+        row.entry, row.by = stored, _by(rows, row, actor)
         row.save(update_fields=["entry", "by", "updated_at"])
         _bump(live)
+        live_rows.keep(rows)
     return live
 
 
@@ -189,103 +238,104 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
     _check_actor(session, actor)
     stored = checked_entry(entry, complete=True)
     refusal: ScoreError | None = None
+    # A seat link replays only its own seat's submits.
+    replays = bool(key) and (actor.seat is None or actor.seat.seat == seat)
     with transaction.atomic():
-        replayed = _replay(session, seat, key, actor)
-        if replayed is not None:
-            return replayed
-        locked, live = _locked(session)
+        rows = _read_locked(
+            session,
+            actor,
+            key=key if replays else "",
+            seat=seat if replays else None,
+            user_id=_user_id(actor),
+            for_deal=True,
+        )
+        if rows.replayed is not None:
+            live_rows.keep(rows)
+            if rows.live is not None and rows.live.pk == rows.replayed:
+                return rows.live
+            return LiveDeal.objects.get(pk=rows.replayed)
+        live = _open_deal(rows)
         assert live is not None
-        row, name = _seat_entry(locked, live, seat, actor)
+        row, name = _seat_entry(rows, live, seat, actor)
         if row.submitted_at is not None:
-            if key and row.submit_key == key:  # a copy that waited for the first's lock
-                return live
             raise _already(name)
-        row.entry, row.by = stored, _by(locked, row, actor)
+        row.entry, row.by = stored, _by(rows, row, actor)
         row.submitted_at, row.submit_key = timezone.now(), key
-        rows = {e.player_id: e for e in live.entries.select_for_update().order_by("pk")}
-        rows[row.player_id] = row
-        row.save(update_fields=["entry", "by", "submitted_at", "submit_key", "updated_at"])
         message = ""
-        clashing = any(submitted_clashes(rows.values()).values())
-        if not clashing and all(e.submitted_at is not None for e in rows.values()):
-            names = locked.seat_names()
-            refusal = _record(locked, live, rows, names)
+        clashing = any(submitted_clashes(rows.entries.values()).values())
+        if not clashing and all(e.submitted_at is not None for e in rows.entries.values()):
+            refusal = _record(session, rows, live)
             if refusal is not None:
                 row.submitted_at = None  # the seat fixes its entry and submits again
-                row.save(update_fields=["submitted_at"])
                 message = refusal.message
+        row.save(update_fields=["entry", "by", "submitted_at", "submit_key", "updated_at"])
         if live.is_open:
             _bump(live, message)
+        live_rows.keep(rows)
     if refusal is not None:
         raise refusal
     return live
 
 
-def _replay(session: Session, seat: int, key: str, actor: Actor) -> LiveDeal | None:
-    """The deal in progress a submit with ``key`` already went to, if it did (a copy sent
-    while the first is still being written finds it under the lock, in ``submit``). A
-    seat link replays only its own seat's submits."""
-    if not key or (actor.seat is not None and actor.seat.seat != seat):
-        return None
-    found = (
-        LiveEntry.objects.filter(
-            live_deal__session=session,
-            submit_key=key,
-            player__seats__session=session,
-            player__seats__seat=seat,
-        )
-        .select_related("live_deal")
-        .order_by("-pk")
-        .first()
-    )
-    return None if found is None else found.live_deal
-
-
-def _record(
-    locked: Session, live: LiveDeal, rows: dict[int, LiveEntry], names: dict[int, str]
-) -> ScoreError | None:
+def _record(session: Session, rows: TableRows, live: LiveDeal) -> ScoreError | None:
     """Record the deal of a deal in progress whose seats have all submitted; the engine's
     refusal, with nothing recorded, when it refuses the entries."""
-    players = [{**(rows[p].entry or {}), "name": name} for p, name in names.items() if p in rows]
+    entries = rows.entries
+    players = [
+        {**(entries[p].entry or {}), "name": name}
+        for p, name in rows.names().items()
+        if p in entries
+    ]
     try:
-        with transaction.atomic():
-            deal = record_or_replay(
-                locked, players, by=_recorder(locked, live), idempotency_key=f"live-{live.pk}"
-            ).deal
+        recorded = record_or_replay(
+            session,
+            players,
+            by=_recorder(session, rows),
+            idempotency_key=f"live-{live.pk}",
+            # The session is locked and this deal in progress open: its key, its own,
+            # has recorded nothing (recording it closes the deal in this transaction).
+            savepoint=False,
+            new_key=True,
+        )
     except ScoreError as refused:
         return refused
+    deal = recorded.deal
     live.status, live.deal, live.message = LiveDeal.Status.RECORDED, deal, ""
     live.version += 1
     # (A target score reached by this deal closes the session, which cancels the open deal
     # in progress: this one, which is recorded instead.)
     live.save(update_fields=["status", "deal", "message", "version"])
-    announce(locked.pk, "live")
+    announce(session.pk, "live")
+    rows.status = session.status
+    if recorded.created:  # the rows as they now stand (``games.live.rows``: the mark)
+        rows.deals += 1
+        rows.last_deal = max(rows.last_deal or 0, deal.number)
+        rows.mark += 1 + deal.version
     return None
 
 
-def _recorder(session: Session, live: LiveDeal) -> User:
+def _recorder(session: Session, rows: TableRows) -> User:
     """Who the recorded deal is by: whoever opened the deal in progress while still a
     member, else the group's first owner (a seat link has no account)."""
-    group = session.group
-    opener = live.opened_by
-    if opener is not None and Membership.objects.filter(group=group, user=opener).exists():
-        return opener
-    owner = group.memberships.filter(role=Membership.Role.OWNER).order_by("pk").first()
-    if owner is None:
+    if rows.recorder is None:
         raise ServiceError(_("the group has no owner to record the deal"))
-    return owner.user
+    user_id, role = rows.recorder
+    user = User(pk=user_id)
+    remember_role(session.group, user, role)  # read with the rows: no query of its own
+    return user
 
 
 def withdraw(session: Session, seat: int, actor: Actor) -> LiveDeal:
     """Take a submitted entry back to a draft (to fix a conflict); a draft stays one."""
     _check_actor(session, actor)
     with transaction.atomic():
-        locked, live = _locked(session)
+        rows, live = _locked(session, actor)
         assert live is not None
-        row, _name = _seat_entry(locked, live, seat, actor)
+        row, _name = _seat_entry(rows, live, seat, actor)
         row.submitted_at = None
         row.save(update_fields=["submitted_at", "updated_at"])
         _bump(live)
+        live_rows.keep(rows)
     return live
 
 
@@ -293,12 +343,13 @@ def take_over(session: Session, seat: int, by: User) -> LiveDeal:
     """A member takes a seat that went quiet: its link may no longer write this deal."""
     require_member(by, session.group)
     with transaction.atomic():
-        locked, live = _locked(session)
+        rows, live = _locked(session)
         assert live is not None
-        row, _name = _seat_entry(locked, live, seat, Actor(user=by))
+        row, _name = _seat_entry(rows, live, seat, Actor(user=by))
         row.taken_over, row.by = True, LiveEntry.By.HOST
         row.save(update_fields=["taken_over", "by", "updated_at"])
         _bump(live)
+        live_rows.keep(rows)
     return live
 
 
@@ -316,43 +367,35 @@ def taken_entry(session: Session, seat: int) -> Any:
     return found.values_list("entry", flat=True).first()
 
 
-def _seated(locked: Session, seat: int) -> int:
-    player = locked.seats.filter(seat=seat).values_list("player_id", flat=True).first()
-    if player is None:
-        raise ServiceError(
-            _("seat %(seat)s: no such seat at this session") % {"seat": seat}, "seat"
-        )
-    return int(player)
-
-
 def release(session: Session, seat: int, by: User) -> None:
     """A member frees a seat held by a phone, so that the next phone to open its link
     holds it (a player who changed phones, or one who opened the wrong seat)."""
     require_member(by, session.group)
     with transaction.atomic():
-        locked, _live = _locked(session, need_open_deal=False)
-        seat_links.release(locked, _seated(locked, seat))
-        announce(locked.pk, "live")
+        rows, _live = _locked(session, need_open_deal=False)
+        seat_links.release(session, _seat_of(rows, seat)[0])
+        announce(session.pk, "live")
 
 
 def nudge(session: Session, seat: int, by: User) -> None:
     """A member asks a seat's phone to finish its hand: the phone shows it at once."""
     require_member(by, session.group)
     with transaction.atomic():
-        locked, _live = _locked(session)
-        _seated(locked, seat)
-        nudged(locked.pk, seat)
+        rows, _live = _locked(session)
+        _seat_of(rows, seat)
+        nudged(session.pk, seat)
 
 
 def cancel(session: Session, by: User) -> LiveDeal:
     """A member cancels the deal in progress: nothing is recorded."""
     require_member(by, session.group)
     with transaction.atomic():
-        locked, live = _locked(session)
+        rows, live = _locked(session)
         assert live is not None
         live.status = LiveDeal.Status.CANCELLED
         live.message = _("the deal in progress was cancelled")
         live.version += 1
         live.save(update_fields=["status", "message", "version"])
-        announce(locked.pk, "live")
+        announce(session.pk, "live")
+        live_rows.keep(rows)
     return live

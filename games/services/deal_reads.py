@@ -90,6 +90,20 @@ def with_deal_table(sessions: QuerySet[Session]) -> QuerySet[Session]:
     )
 
 
+def deal_table_sql() -> list[tuple[str, str]]:
+    """``with_deal_table``'s columns as (name, SQL) pairs, for a statement of another
+    module that reads the session's table under its own name (``keep_deal_table`` then
+    keeps the values read)."""
+    return _table_sql()
+
+
+def keep_deal_table(session: Session, values: Sequence[Any]) -> None:
+    """Keep on ``session`` the values of ``deal_table_sql()``'s columns, in their order,
+    for ``deal_table`` to take without a query of its own."""
+    for name, value in zip(_TABLE_COLUMNS, values, strict=True):
+        session.__dict__[name] = value
+
+
 _BIGGEST_ID = 2**63 - 1
 
 

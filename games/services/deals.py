@@ -83,8 +83,20 @@ def record_or_replay(
     by: User,
     idempotency_key: str | None = None,
     dealer: str | None = None,
+    *,
+    savepoint: bool = True,
+    new_key: bool = False,
 ) -> Recorded:
-    """``record_deal``, also telling whether this call recorded the deal or replayed it."""
+    """``record_deal``, also telling whether this call recorded the deal or replayed it.
+
+    ``savepoint=False``: the caller's transaction holds the session row locked, and a deal
+    scored before any write is then stored without a savepoint of its own (two statements
+    fewer); its key is looked up before the number is taken, which the lock makes the
+    same. A deal refused, or scored only once the session is locked (fantasy land), keeps
+    its savepoint, so that the caller's transaction goes on after a refusal. ``new_key``
+    (with ``savepoint=False``): the caller knows that its key has recorded nothing (a
+    key made for this one deal, checked under the same lock), so it is not looked up;
+    the unique key stays the backstop."""
     require_member(by, session.group)
     _check_shape(request_players)
     sent = None if idempotency_key is None else _checked_key(idempotency_key, request_players)
@@ -103,10 +115,15 @@ def record_or_replay(
             early = _prepare(session, table, request_players, {})
         except ScoreError as refused:
             early = refused
+    apart = savepoint or not isinstance(early, Prepared)
     try:
-        with transaction.atomic():
+        with transaction.atomic(savepoint=apart):
+            if not apart and idempotency_key is not None and not new_key:
+                existing = session.deals.filter(idempotency_key=idempotency_key).first()
+                if existing is not None:
+                    return Recorded(_replayed(existing, sent), created=False)
             number = _next_deal_number(session)
-            if idempotency_key is not None:
+            if apart and idempotency_key is not None:
                 existing = session.deals.filter(idempotency_key=idempotency_key).first()
                 if existing is not None:
                     raise _Replayed(_replayed(existing, sent))

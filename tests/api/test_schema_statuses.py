@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from tests.api.conftest import API
+from tests.live.helpers import hand
 
 METHODS = ("get", "put", "patch", "post", "delete")
 # The operations that are throttled (games.api.throttles).
@@ -153,8 +154,26 @@ def test_an_empty_date_is_refused(query: str, group: Any, as_alice: APIClient) -
     assert "a value is expected" in answer.json()["error"]
 
 
-def test_a_seat_the_session_has_not_is_not_found(session: Any, as_alice: APIClient) -> None:
-    answer = as_alice.post(f"{API}/sessions/{session.pk}/live/seats/9/withdraw/")
+@pytest.mark.parametrize(
+    ("method", "action"),
+    [
+        ("post", "withdraw/"),
+        ("post", "take-over/"),
+        ("post", "release/"),
+        ("post", "nudge/"),
+        ("post", "submit/"),
+        ("post", "check/"),
+        ("put", ""),
+    ],
+)
+def test_a_seat_the_session_has_not_is_not_found(
+    session: Any, as_alice: APIClient, method: str, action: str
+) -> None:
+    as_alice.post(f"{API}/sessions/{session.pk}/live/")  # a deal in progress
+    url = f"{API}/sessions/{session.pk}/live/seats/9/{action}"
+
+    # A whole hand: a submit checks its body before the seat.
+    answer = getattr(as_alice, method)(url, {"entry": hand(1)}, format="json")
 
     assert answer.status_code == 404
     assert answer.json() == {"error": "seat 9: no such seat at this session", "field": None}
