@@ -1,19 +1,23 @@
 """Live table benchmark: many tables of four entering deals at once against one
-ASGI process (prints figures, asserts nothing).
+ASGI process or several (prints figures, asserts nothing).
 
-Starts one Daphne process (``scorekeeper.asgi``, production settings: DEBUG off) on a
-throw-away database (SQLite in a temporary file; PostgreSQL when DATABASE_URL names one,
-in a database of its own dropped afterwards), with the Redis channel layer on the local
-Redis (database LIVE_BENCH_REDIS_DB, emptied before and after) when it answers, else the
-in-memory layer, and says which. Deals queue their reviews in Redis too (database
-LIVE_BENCH_BROKER_DB), as in production where a worker takes them; no worker runs here.
+Starts LIVE_PROCESSES Daphne processes (1; ``scorekeeper.asgi``, production settings:
+DEBUG off) on ports in a row, on a throw-away database (SQLite in a temporary file;
+PostgreSQL when DATABASE_URL names one, in a database of its own dropped afterwards),
+with the Redis channel layer on the local Redis (database LIVE_BENCH_REDIS_DB, emptied
+before and after) when it answers, else the in-memory layer, and says which (more than
+one process needs Redis: they hear each other through it). Deals queue their reviews in
+Redis too (database LIVE_BENCH_BROKER_DB), as in production where a worker takes them;
+no worker runs here.
 
 LIVE_TABLES tables (50), each a group with a session of four seats. Every seat is a phone
 as ``games/static/games/live.js`` is: a WebSocket ``ws/sessions/<id>/?seat=<token>&device=``
 and HTTP with ``X-Seat-Token`` and its ``X-Seat-Device``; a ``{"type": "changed"}`` that
 carries the deal's public state is shown from it (a fetch, ``GET sessions/<id>/live/``,
 only when the seat's own part is needed), one without it is fetched. The sockets open in
-batches, with retries.
+batches, with retries. The phones are spread over the processes in turn: phone k holds
+its socket on process k mod LIVE_PROCESSES and sends its HTTP requests there too, so a
+table's four phones sit on different processes, as behind a round-robin load balancer.
 
 Each of LIVE_DEALS rounds (5): seat 1 of every table opens a deal in progress, all tables
 at once; once every phone has seen it, the four seats of every table submit their hands
@@ -23,6 +27,18 @@ socket brought, or the fetch that followed). Target (the issue's browser test): 
 Afterwards the database is checked: every table has LIVE_DEALS deals, each recorded once,
 each summing to zero units. LIVE_WEB_WORKERS=N has gunicorn (N workers) answer the HTTP
 requests and Daphne hold the sockets, as production splits them.
+
+The servers count the SQL statements they run (benchmarks/live_counting.py: a hook on
+every database connection of every server process, gunicorn's included, each process
+writing its count to a file the benchmark adds up); ``statements_per_deal`` is what they
+ran during the rounds (the opens, submits, fetches and phones' presence, everything but
+opening the sockets) divided by the deals recorded.
+
+The last line printed is the run in one line, for scripts to read (values measured):
+``live_table tables=50 processes=1 median_s=0.61 p95_s=0.94 untold=0 deals_per_s=38.2
+statements_per_deal=24``: every phone's result after its table's last submit (median
+and p95, seconds), the phone-deals never told within LIVE_TIMEOUT, the deals a second
+over the rounds and the statements a deal.
 """
 
 from __future__ import annotations
@@ -45,7 +61,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from api import free_port, throwaway_database  # noqa: E402
 from engine import machine_speed, percentile, random_request  # noqa: E402
-from live_support import Http, local_redis, server_log  # noqa: E402
+from live_support import Http, local_redis, server_log, statements  # noqa: E402
 
 TABLES = int(os.environ.get("LIVE_TABLES", 50))
 DEALS = int(os.environ.get("LIVE_DEALS", 5))
@@ -56,6 +72,7 @@ BROKER_DB = int(os.environ.get("LIVE_BENCH_BROKER_DB", 13))
 # 0: Daphne answers the HTTP requests too (the issue's "one ASGI process"); N: gunicorn
 # with N workers answers them, Daphne holds the sockets (production's split).
 WEB = int(os.environ.get("LIVE_WEB_WORKERS", 0))
+PROCESSES = int(os.environ.get("LIVE_PROCESSES", 1))
 
 SETUP_SCRIPT = """
 import json
@@ -100,6 +117,7 @@ class Phone:
     seat: int
     session: int
     http: Http
+    port: int  # the Daphne process holding its socket
     live_id: int | None = None
     live_status: str | None = None
     shown: dict[int, float] = field(default_factory=dict)  # live id -> when its deal showed
@@ -172,10 +190,11 @@ class Phone:
             self.failures.append(f"socket: {error!r}")
 
 
-async def open_socket(port: int, phone: Phone, token: str) -> int:
+async def open_socket(phone: Phone, token: str) -> int:
     """Open the phone's socket, retrying with backoff; the attempts it took (0: failed)."""
     from websockets.asyncio.client import connect
 
+    port = phone.port
     url = f"ws://127.0.0.1:{port}/ws/sessions/{phone.session}/?seat={token}"
     url += f"&device={phone.http.device}"
     delay = 0.2
@@ -192,12 +211,12 @@ async def open_socket(port: int, phone: Phone, token: str) -> int:
     return 0
 
 
-async def open_sockets(port: int, phones: list[Phone], tokens: list[str]) -> None:
+async def open_sockets(phones: list[Phone], tokens: list[str]) -> None:
     start = time.perf_counter()
     attempts: list[int] = []
     for first in range(0, len(phones), BATCH):
         batch = range(first, min(first + BATCH, len(phones)))
-        attempts += await asyncio.gather(*(open_socket(port, phones[k], tokens[k]) for k in batch))
+        attempts += await asyncio.gather(*(open_socket(phones[k], tokens[k]) for k in batch))
     seconds = time.perf_counter() - start
     opened = sum(1 for a in attempts if a)
     retried = sum(1 for a in attempts if a > 1)
@@ -292,19 +311,29 @@ def ms(samples: list[float], share: float) -> str:
     return f"{percentile(samples, share) * 1e3:.0f} ms" if samples else "-"
 
 
-async def drive(port: int, web_port: int, tables_made: list[dict[str, Any]]) -> list[Round]:
+async def drive(
+    ports: list[int], web_port: int | None, tables_made: list[dict[str, Any]], counts: Path
+) -> tuple[list[Round], int]:
+    """The phones' rounds; and the SQL statements the servers ran during them."""
+
+    def phone(k: int, t: int, seat: int, session: int, token: str) -> Phone:
+        port = ports[k % len(ports)]  # round-robin, as a load balancer spreads them
+        return Phone(t, seat, session, Http(web_port or port, token), port)
+
     tables = [
         [
-            Phone(t, seat, made["session"], Http(web_port, token))
+            phone(4 * t + seat - 1, t, seat, made["session"], token)
             for seat, token in enumerate(made["tokens"], start=1)
         ]
         for t, made in enumerate(tables_made)
     ]
     phones = [p for table in tables for p in table]
     tokens = [token for made in tables_made for token in made["tokens"]]
-    await open_sockets(port, phones, tokens)
+    await open_sockets(phones, tokens)
     listening = [asyncio.create_task(p.listen()) for p in phones if p.socket is not None]
     await asyncio.gather(*(p.refresh() for p in phones))  # as live.js does when it opens
+    await asyncio.sleep(0.3)  # the counts of every process written since
+    before = statements(counts)
     rng = random.Random(19)
     rounds = []
     for number in range(1, DEALS + 1):
@@ -321,6 +350,8 @@ async def drive(port: int, web_port: int, tables_made: list[dict[str, Any]]) -> 
         for line in done.lost[:8]:
             print(f"    never told: {line}")
         await asyncio.sleep(0.5)  # the fetches of the last pokes settle
+    await asyncio.sleep(0.3)
+    ran = statements(counts) - before
     fetches = sum(p.fetches for p in phones)
     pushed = sum(p.pushed for p in phones)
     failures = [f for p in phones for f in p.failures]
@@ -338,10 +369,28 @@ async def drive(port: int, web_port: int, tables_made: list[dict[str, Any]]) -> 
         p.http.close()
     for task in listening:
         task.cancel()
-    return rounds
+    return rounds, ran
 
 
-def report(rounds: list[Round]) -> None:
+def final_line(
+    tables: int,
+    processes: int,
+    median_s: float,
+    p95_s: float,
+    untold: int,
+    deals_per_s: float,
+    statements_per_deal: float,
+) -> str:
+    """The run in the one line the benchmark ends with."""
+    return (
+        f"live_table tables={tables} processes={processes} median_s={median_s:.2f}"
+        f" p95_s={p95_s:.2f} untold={untold} deals_per_s={deals_per_s:.1f}"
+        f" statements_per_deal={statements_per_deal:.0f}"
+    )
+
+
+def report(rounds: list[Round], ran: int) -> str:
+    """Prints the figures of the rounds; the final line."""
     results = [s for r in rounds for s in r.results]
     submits = [s for r in rounds for s in r.submits]
     missed = sum(r.missed for r in rounds)
@@ -358,6 +407,19 @@ def report(rounds: list[Round]) -> None:
     print(
         f"  {TABLES * DEALS} deals in {seconds:.1f} s of rounds (open, every phone sees it,"
         f" four submits, every phone sees the result): {TABLES * DEALS / seconds:.1f} deals/s"
+    )
+    print(
+        f"  SQL statements the servers ran during the rounds: {ran}, {ran / (TABLES * DEALS):.1f}"
+        " a deal (BEGIN on SQLite counted, COMMIT not)"
+    )
+    return final_line(
+        TABLES,
+        PROCESSES,
+        percentile(results, 0.5) if results else float("nan"),
+        percentile(results, 0.95) if results else float("nan"),
+        missed,
+        TABLES * DEALS / seconds,
+        ran / (TABLES * DEALS),
     )
 
 
@@ -404,26 +466,51 @@ def start(command: list[str], env: dict[str, str], port: int, log: Any) -> subpr
 
 
 def daphne(port: int) -> list[str]:
-    command = [sys.executable, "-m", "daphne", "scorekeeper.asgi:application"]
+    # scorekeeper.asgi's application, its SQL statements counted.
+    command = [sys.executable, "-m", "daphne", "benchmarks.live_counting:application"]
     command += ["--bind", "127.0.0.1", "--port", str(port), "--verbosity", "0"]
     return [*command, "--application-close-timeout", "10"]  # as scripts/serve_prod.sh
 
 
 def gunicorn(port: int) -> list[str]:
-    command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", str(WEB)]
+    command = [sys.executable, "-m", "gunicorn", "benchmarks.live_counting:wsgi"]
+    command += ["--workers", str(WEB)]
     return [*command, "--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
 
 
-def serve_and_drive(env: dict[str, str], made: list[dict[str, Any]]) -> list[Round]:
-    """Daphne (and gunicorn for the HTTP requests, with LIVE_WEB_WORKERS), the phones."""
-    live_port = free_port()
-    web_port = free_port() if WEB else live_port
-    with tempfile.TemporaryFile("w+") as log:
-        servers = [start(daphne(live_port), env, live_port, log)]
+def ports_in_a_row(count: int) -> list[int]:
+    """``count`` free ports one after another."""
+    import socket
+
+    for _ in range(50):
+        first = free_port()
         try:
-            if WEB:
+            for port in range(first, first + count):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return list(range(first, first + count))
+    raise SystemExit(f"no {count} free ports in a row")
+
+
+def serve_and_drive(env: dict[str, str], made: list[dict[str, Any]]) -> tuple[list[Round], int]:
+    """The Daphne processes (and gunicorn for the HTTP requests, with LIVE_WEB_WORKERS),
+    the phones; the rounds and the SQL statements run during them."""
+    live_ports = ports_in_a_row(PROCESSES)
+    web_port = free_port() if WEB else None
+    with (
+        tempfile.TemporaryFile("w+") as log,
+        tempfile.TemporaryDirectory(prefix="live-counts-") as counts,
+    ):
+        env = {**env, "LIVE_COUNT_DIR": counts}
+        servers = []
+        try:
+            for port in live_ports:
+                servers.append(start(daphne(port), env, port, log))
+            if web_port:
                 servers.append(start(gunicorn(web_port), env, web_port, log))
-            rounds = asyncio.run(drive(live_port, web_port, made))
+            rounds, ran = asyncio.run(drive(live_ports, web_port, made, Path(counts)))
         finally:
             for server in servers:
                 server.terminate()
@@ -436,7 +523,7 @@ def serve_and_drive(env: dict[str, str], made: list[dict[str, Any]]) -> list[Rou
                     server.wait()
         log.seek(0)
         server_log(log.read().splitlines())
-    return rounds
+    return rounds, ran
 
 
 def main() -> None:
@@ -456,6 +543,8 @@ def main() -> None:
             env["CHANNEL_LAYER_URL"] = layer
         elif WEB:
             raise SystemExit("LIVE_WEB_WORKERS needs Redis: gunicorn reaches Daphne through it")
+        elif PROCESSES > 1:
+            raise SystemExit("LIVE_PROCESSES above 1 needs Redis: the processes share it")
         if broker:
             env["CELERY_BROKER_URL"] = broker
         subprocess.run(
@@ -464,14 +553,15 @@ def main() -> None:
         made = json.loads(manage(env, SETUP_SCRIPT.replace("TABLES", str(TABLES))))
         database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
         print(
-            f"live table: {TABLES} tables of four, {DEALS} deals each, one Daphne process"
+            f"live table: {TABLES} tables of four, {DEALS} deals each,"
+            f" {'one Daphne process' if PROCESSES == 1 else f'{PROCESSES} Daphne processes'}"
             f"{f' for the sockets, gunicorn ({WEB} workers) for HTTP' if WEB else ''}"
             f" ({database}; channel layer: {'Redis' if layer else 'in-memory, no Redis'};"
             f" reviews {'queued in Redis, no worker' if broker else 'inline: no Redis'});"
             f" load {os.getloadavg()[0]:.2f}, sum(range(100)) takes {machine_speed():.2f} us"
         )
-        rounds = serve_and_drive(env, made)
-        report(rounds)
+        rounds, ran = serve_and_drive(env, made)
+        line = report(rounds, ran)
         check(env)
         print(f"  load afterwards {os.getloadavg()[0]:.2f}")
     for url in (layer, broker):
@@ -479,6 +569,7 @@ def main() -> None:
             import redis
 
             redis.Redis.from_url(url).flushdb()
+    print(line)  # the last line, always
 
 
 if __name__ == "__main__":
