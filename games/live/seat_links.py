@@ -20,14 +20,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core import signing
-from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.errors import ServiceError
+from games.lib import hot_sql
 from games.live import push
-from games.models import SeatLink, Session, SessionSeat
+from games.models import Group, SeatLink, Session, SessionSeat
 from games.permissions import require_owner
 
 SALT = "games.seat-link"
@@ -141,31 +141,50 @@ def open_seat(token: str, session_id: int | None = None) -> Seat:
         raise refused
     if session_id is not None and payload["s"] != session_id:
         raise refused
-    # The link with its session, its group and its seat, in one query.
-    seat = SessionSeat.objects.filter(
-        session_id=OuterRef("session_id"), player_id=OuterRef("player_id")
-    )
-    link = (
-        SeatLink.objects.select_related("session__group")
-        .annotate(
-            seat_number=Subquery(seat.values("seat")[:1]),
-            seat_name=Subquery(seat.values("name")[:1]),
-        )
-        .filter(pk=payload["k"], session_id=payload["s"], nonce=payload["n"])
-        .first()
-    )
-    if link is None:
+    row = _link_row(payload["k"], payload["s"], payload["n"])
+    if row is None:
         raise refused
+    link, number, name = row
     if link.revoked_at is not None:
         raise SeatLinkRefused(
             _("This seat link was revoked: ask the host for the new one."), "token"
         )
     if not link.session.is_open:
         raise SeatLinkRefused(_("This session is closed: its seat links no longer work."), "token")
-    number, name = link.__dict__.pop("seat_number"), link.__dict__.pop("seat_name")
     if number is None:
         raise refused
     return Seat(link, link.session, number, link.player_id, name)
+
+
+def _link_row(pk: int, session_id: int, nonce: str) -> tuple[SeatLink, int | None, str] | None:
+    """The link with its session and group, and its player's seat number and name in the
+    session (None and "" when the player has no seat): one statement, without the ORM,
+    since every request of a seat's phone makes it (``games.lib.hot_sql``)."""
+    q = hot_sql.quoted
+    links, sessions, groups, seats = q(SeatLink), q(Session), q(Group), q(SessionSeat)
+    link_columns, session_columns = hot_sql.columns(SeatLink), hot_sql.columns(Session)
+    group_columns = hot_sql.columns(Group)
+    sql = (
+        f"SELECT {link_columns.sql}, {session_columns.sql}, {group_columns.sql},"
+        f" {seats}.seat, {seats}.name"
+        f" FROM {links} INNER JOIN {sessions} ON {sessions}.id = {links}.session_id"
+        f" INNER JOIN {groups} ON {groups}.id = {sessions}.group_id"
+        f" LEFT JOIN {seats} ON {seats}.session_id = {links}.session_id"
+        f" AND {seats}.player_id = {links}.player_id"
+        f" WHERE {links}.id = %s AND {links}.session_id = %s AND {links}.nonce = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk, session_id, nonce])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    link = link_columns.instance(found[: link_columns.width])
+    rest = found[link_columns.width :]
+    link.session = session_columns.instance(rest[: session_columns.width])
+    rest = rest[session_columns.width :]
+    link.session.group = group_columns.instance(rest[: group_columns.width])
+    number, name = rest[group_columns.width :]
+    return link, number, name or ""
 
 
 def _digest(device: str) -> str:
