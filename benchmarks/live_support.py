@@ -7,13 +7,18 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
 
 class Http:
     """A phone's HTTP/1.1 client on asyncio: keep-alive connections, one per request in
-    flight (a browser opens more when it needs them)."""
+    flight (a browser opens more when it needs them). A 503 with Retry-After (the server
+    busy) is sent again after that pause, as the phone's queue does, for up to ``patience``
+    seconds; ``busy`` counts them."""
+
+    patience = 30.0
 
     def __init__(self, port: int, token: str) -> None:
         self.port = port
@@ -21,12 +26,30 @@ class Http:
         # The phone's own secret: the first phone to open a seat holds it (X-Seat-Device).
         self.device = secrets.token_hex(16)
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self.busy = 0
 
-    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    async def request(
+        self, method: str, path: str, body: Any = None, key: str = ""
+    ) -> tuple[int, Any]:
+        """The answer's status and JSON body; ``key``: an Idempotency-Key."""
+        deadline = time.monotonic() + self.patience
+        while True:
+            status, headers, answer = await self._send(method, path, body, key)
+            pause = headers.get("retry-after", "")
+            if status != 503 or not pause.isdigit() or time.monotonic() + int(pause) > deadline:
+                return status, answer
+            self.busy += 1
+            await asyncio.sleep(int(pause))
+
+    async def _send(
+        self, method: str, path: str, body: Any, key: str
+    ) -> tuple[int, dict[str, str], Any]:
         data = b"" if body is None else json.dumps(body).encode()
+        keyed = f"Idempotency-Key: {key}\r\n" if key else ""
         head = (
             f"{method} /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
             f"X-Seat-Token: {self.token}\r\nX-Seat-Device: {self.device}\r\n"
+            f"{keyed}"
             "Accept: application/json\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
         )
@@ -38,17 +61,21 @@ class Http:
             try:
                 writer.write(head.encode() + data)
                 await writer.drain()
-                status, keep, payload = await _response(reader)
+                status, headers, payload = await _response(reader)
             except (ConnectionError, asyncio.IncompleteReadError):
                 writer.close()
                 if fresh or attempt:
                     raise
                 continue
-            if keep:
+            if headers.get("connection", "").lower() != "close":
                 self.idle.append((reader, writer))
             else:
                 writer.close()
-            return status, json.loads(payload) if payload else None
+            try:
+                answer = json.loads(payload) if payload else None
+            except ValueError:
+                answer = payload.decode("utf-8", "replace")
+            return status, headers, answer
         raise ConnectionError("no answer")
 
     def close(self) -> None:
@@ -56,7 +83,7 @@ class Http:
             writer.close()
 
 
-async def _response(reader: asyncio.StreamReader) -> tuple[int, bool, bytes]:
+async def _response(reader: asyncio.StreamReader) -> tuple[int, dict[str, str], bytes]:
     status_line = await reader.readuntil(b"\r\n")
     status = int(status_line.split()[1])
     headers: dict[str, str] = {}
@@ -73,7 +100,7 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, bool, bytes]:
         payload = b"".join(chunks)
     else:
         payload = await reader.readexactly(int(headers.get("content-length", 0)))
-    return status, headers.get("connection", "").lower() != "close", payload
+    return status, headers, payload
 
 
 def local_redis(db: int) -> str | None:

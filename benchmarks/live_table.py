@@ -277,7 +277,9 @@ async def play_round(tables: list[list[Phone]], rng: random.Random) -> Round:
         path = f"/sessions/{phone.session}/live/seats/{phone.seat}/submit/"
         sent = time.perf_counter()
         last_sent[t] = max(last_sent[t], sent)
-        status, state = await phone.http.request("POST", path, {"entry": entry})
+        # Sent again after a 503's Retry-After with the same key, as the phone's queue does.
+        key = secrets.token_hex(12)
+        status, state = await phone.http.request("POST", path, {"entry": entry}, key)
         out.submits.append(time.perf_counter() - sent)
         if status != 200:
             out.refused.append((status, state))
@@ -355,6 +357,7 @@ async def drive(
     fetches = sum(p.fetches for p in phones)
     pushed = sum(p.pushed for p in phones)
     failures = [f for p in phones for f in p.failures]
+    busy = sum(p.http.busy for p in phones)
     # Each deal: the open and the four submits, each announced with the state to each phone.
     expected = 5 * DEALS * len(phones)
     print(
@@ -363,6 +366,7 @@ async def drive(
     )
     for kind in sorted(set(failures))[:5]:
         print(f"    {failures.count(kind)} x {kind[:200]}")
+    print(f"  503 busy answers: {busy}, each request sent again after its Retry-After")
     for p in phones:
         if p.socket is not None:
             await p.socket.close()

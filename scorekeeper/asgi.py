@@ -27,8 +27,13 @@ application = ProtocolTypeRouter(
     {
         # Work left for after the response (announcements, review tasks) waits for it
         # under ASGI too (games.lib.after_response); so many requests at once, no more
-        # (a thread and a database connection each: games.lib.asgi_limit).
-        "http": limited(after_response.asgi(django_application), settings.ASGI_MAX_REQUESTS),
+        # (a thread and a database connection each: games.lib.asgi_limit), and one that
+        # cannot start in time is answered 503 with Retry-After (games.lib.busy).
+        "http": limited(
+            after_response.asgi(django_application),
+            settings.ASGI_MAX_REQUESTS,
+            settings.ASGI_MAX_WAIT,
+        ),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -86,6 +86,9 @@ MIDDLEWARE = [
     # then one JSON log line per request (scorekeeper.logging).
     "games.lib.health.HealthCheckMiddleware",
     "scorekeeper.logging.RequestLogMiddleware",
+    # A request that waited longer than REQUEST_QUEUE_LIMIT behind the proxy (its
+    # X-Request-Start) is turned away with 503 and Retry-After before any work (games.lib.busy).
+    "games.lib.busy.QueueLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header (django-csp, with scorekeeper.csp's additions).
     "scorekeeper.csp.ContentSecurityPolicyMiddleware",
@@ -333,6 +336,12 @@ ASGI_APPLICATION = "scorekeeper.asgi.application"
 # HTTP requests one ASGI process runs at once, each in a thread with its own database
 # connection (games.lib.asgi_limit); the others wait their turn.
 ASGI_MAX_REQUESTS = env_int("ASGI_MAX_REQUESTS", default=10, minimum=1)
+# Seconds a request may wait for one of them before it is answered 503 with Retry-After,
+# so the phone sends it again later (games.lib.busy); 0 waits for ever.
+ASGI_MAX_WAIT = env_int("ASGI_MAX_WAIT", default=10)
+# Behind a proxy that sets X-Request-Start (nginx: "t=${msec}"): seconds a request may
+# have waited for a web worker before it is answered the same way; 0 (the default) is off.
+REQUEST_QUEUE_LIMIT = env_int("REQUEST_QUEUE_LIMIT", default=0)
 # Where the pages open their WebSocket (games.live.socket_url): empty for the page's own origin
 # (``/ws/...`` on the server that sent the page, as `make run` and Daphne alone serve it);
 # otherwise a ws:// or wss:// origin in which ``{host}`` stands for the host name the page

@@ -44,6 +44,8 @@ SETTINGS_VARIABLES = (
     "SITE_URL",
     "LAN_URL",
     "CSRF_TRUSTED_ORIGINS",
+    "ASGI_MAX_WAIT",
+    "REQUEST_QUEUE_LIMIT",
 )
 SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}
 
@@ -576,3 +578,16 @@ def _in_networks(address: IPv4Address | IPv6Address) -> bool:
     head, next_byte = address.packed[0], address.packed[1]
     link_local = head == 0xFE and next_byte & 0xC0 == 0x80  # fe80::/10
     return address == IPv6Address("::1") or head & 0xFE == 0xFC or link_local
+
+
+def test_the_waits_before_a_busy_answer() -> None:
+    shown = "s.ASGI_MAX_WAIT, s.REQUEST_QUEUE_LIMIT"
+
+    assert load_settings(shown).stdout.split() == ["10", "0"]
+    assert load_settings(shown, ASGI_MAX_WAIT="0", REQUEST_QUEUE_LIMIT="8").stdout.split() == [
+        "0",
+        "8",
+    ]
+    refused = load_settings(shown, REQUEST_QUEUE_LIMIT="soon")
+    assert refused.returncode != 0
+    assert "REQUEST_QUEUE_LIMIT='soon' is not a whole number" in refused.stderr
