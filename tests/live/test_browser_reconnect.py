@@ -165,3 +165,31 @@ def test_a_tab_closed_while_its_submit_waited_sends_it_when_reopened_reconnect(
         expect(page.locator("#live-result")).to_be_visible(timeout=15_000)
     assert Deal.objects.filter(session=open_night).count() == 1
     assert recorded_units(open_night) == UNITS
+
+
+def test_a_state_fetch_turned_away_busy_is_asked_again_by_itself_reconnect(
+    phones: Phones, asgi_server: AsgiServer, open_night: Session
+) -> None:
+    calls = {"busy": 0, "served": 0}
+
+    def busy_at_first(route: Any) -> None:
+        # The first two fetches meet a server over capacity; its socket opens all the same.
+        if route.request.method == "GET" and calls["busy"] < 2:
+            calls["busy"] += 1
+            route.fulfill(status=503, headers={"Retry-After": "1"}, json={"error": "busy"})
+            return
+        calls["served"] += route.request.method == "GET"
+        route.continue_()
+
+    seat = phones.open("about:blank")
+    seat.route(re.compile(r".*/api/v1/sessions/\d+/live/$"), busy_at_first)
+    seat.goto(seat_urls(asgi_server, open_night)[0])
+
+    # Nothing changes at the table, so nothing else makes the page ask: it asks again
+    # after the Retry-After by itself, once however many fetches were turned away.
+    for _ in range(50):
+        if calls["served"]:
+            break
+        seat.wait_for_timeout(200)
+    assert calls == {"busy": 2, "served": 1}
+    expect(seat.locator("#live-none")).to_be_visible()

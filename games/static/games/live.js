@@ -512,11 +512,17 @@
     if (message) { message.textContent = detail; message.classList.add("error"); }
   }
 
+  // A fetch the server turned away (busy, or its database away: 5xx) is asked again after
+  // its Retry-After, once, whatever else asks meanwhile: the state is not left stale.
+  var refreshLater = null;
   function refresh() {
     if (refused) return Promise.resolve();
     return api("GET").then(function (answer) {
       if (!answer.ok) {
         if (seatPage && (answer.status === 403 || answer.status === 404)) refuse(reason(answer.body));
+        if (answer.status >= 500 && !refreshLater) {
+          refreshLater = setTimeout(function () { refreshLater = null; refresh(); }, (answer.retryAfter || 2) * 1000);
+        }
         return;
       }
       if (config.scoreboard) { scoreboardSaw(answer.body.session); return; }
