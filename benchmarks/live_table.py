@@ -25,8 +25,10 @@ at once; once every phone has seen it, the four seats of every table submit thei
 table's last submit was sent until the phone showed the recorded deal (from the state the
 socket brought, or the fetch that followed). Target (the issue's browser test): within a second.
 Afterwards the database is checked: every table has LIVE_DEALS deals, each recorded once,
-each summing to zero units. LIVE_WEB_WORKERS=N has gunicorn (N workers) answer the HTTP
-requests and Daphne hold the sockets, as production splits them.
+each summing to zero units. By default gunicorn (LIVE_WEB_WORKERS, 3 workers, as
+``make serve-prod``) answers the HTTP requests and Daphne holds the sockets, the
+production layout the targets are set for; LIVE_WEB_WORKERS=0 has Daphne answer
+everything (as it does without Redis, which gunicorn would need to reach Daphne).
 
 The servers count the SQL statements they run (benchmarks/live_counting.py: a hook on
 every database connection of every server process, gunicorn's included, each process
@@ -69,9 +71,9 @@ BATCH = int(os.environ.get("LIVE_SOCKET_BATCH", 20))
 TIMEOUT = float(os.environ.get("LIVE_TIMEOUT", 30))  # seconds a phone may wait for a result
 LAYER_DB = int(os.environ.get("LIVE_BENCH_REDIS_DB", 12))
 BROKER_DB = int(os.environ.get("LIVE_BENCH_BROKER_DB", 13))
-# 0: Daphne answers the HTTP requests too (the issue's "one ASGI process"); N: gunicorn
-# with N workers answers them, Daphne holds the sockets (production's split).
-WEB = int(os.environ.get("LIVE_WEB_WORKERS", 0))
+# N: gunicorn with N workers answers the HTTP requests, Daphne holds the sockets
+# (production's split, as make serve-prod runs it); 0: Daphne answers them too.
+WEB = int(os.environ.get("LIVE_WEB_WORKERS", 3))
 PROCESSES = int(os.environ.get("LIVE_PROCESSES", 1))
 
 SETUP_SCRIPT = """
@@ -531,6 +533,7 @@ def serve_and_drive(env: dict[str, str], made: list[dict[str, Any]]) -> tuple[li
 
 
 def main() -> None:
+    global WEB  # 0 without Redis, unless asked for
     layer, broker = local_redis(LAYER_DB), local_redis(BROKER_DB)
     with throwaway_database() as database_url:
         env = {
@@ -546,7 +549,10 @@ def main() -> None:
         if layer:
             env["CHANNEL_LAYER_URL"] = layer
         elif WEB:
-            raise SystemExit("LIVE_WEB_WORKERS needs Redis: gunicorn reaches Daphne through it")
+            if "LIVE_WEB_WORKERS" in os.environ:
+                raise SystemExit("LIVE_WEB_WORKERS needs Redis: gunicorn reaches Daphne through it")
+            print("  no Redis: Daphne answers the HTTP requests too (LIVE_WEB_WORKERS=0)")
+            WEB = 0
         elif PROCESSES > 1:
             raise SystemExit("LIVE_PROCESSES above 1 needs Redis: the processes share it")
         if broker:

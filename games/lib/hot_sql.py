@@ -11,7 +11,8 @@ plans them once per connection too.
 
 Only for reads whose shape is fixed: the device token with its user, alone or with the
 session a deal is recorded into (``games.services.deal_reads``), the live table's rows
-(``games.live.rows``) and a seat link with its session (``games.live.seat_links``). Everything else uses the ORM.
+(``games.live.rows``) and a seat link with its session (``games.live.seat_links``).
+Everything else uses the ORM.
 """
 
 from __future__ import annotations
