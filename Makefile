@@ -19,12 +19,16 @@ $(VENV)/.requirements-installed: requirements.lock
 	$(BIN)/uv pip install --python $(PY) --compile-bytecode -r requirements.lock
 	touch $@
 
-# Serves every interface; the links it hands out carry this computer's address on the local
-# network (LAN_URL, found by scripts/lan_url.py; empty without a network) when the page was
-# opened at 127.0.0.1 or localhost, unless LAN_URL or SITE_URL is already set.
+# Serves every interface (HOST) on PORT: `make run PORT=8123 HOST=127.0.0.1`. The links it
+# hands out carry this computer's address on the local network (LAN_URL, found and printed
+# by scripts/lan_url.py; empty without a network) when the page was opened at 127.0.0.1 or
+# localhost, unless LAN_URL or SITE_URL is already set.
+PORT ?= 8000
+HOST ?= 0.0.0.0
 run: venv
+	@case "$(PORT)" in ''|*[!0-9]*) echo "make run: PORT=$(PORT) is not a port number" >&2; exit 2;; esac
 	$(PY) manage.py migrate
-	LAN_URL="$${LAN_URL:-$$($(PY) scripts/lan_url.py 8000)}" $(PY) manage.py runserver 0.0.0.0:8000
+	LAN_URL="$${LAN_URL:-$$($(PY) scripts/lan_url.py $(PORT))}" $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The tests run on every core (pytest-xdist), each worker with a test database of its own;
 # a file's tests stay on one worker (--dist loadfile), so a file may share a server or a

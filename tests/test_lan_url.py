@@ -121,10 +121,36 @@ def test_the_script_runs_alone_and_refuses_a_missing_port() -> None:
     assert refused.returncode == 2 and "usage" in refused.stderr
 
 
-def test_make_run_hands_the_server_its_lan_url() -> None:
-    makefile = (ROOT / "Makefile").read_text()
-    recipe = makefile.split("\nrun: venv\n", 1)[1].split("\n\n", 1)[0]
+def make_run(*args: str) -> subprocess.CompletedProcess[str]:
+    """`make run` with ``args``, printed rather than run (``-n``), the venv taken as made."""
+    return subprocess.run(
+        ["make", "-n", "-o", ".venv/.requirements-installed", "run", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
-    serve = recipe.splitlines()[-1]
-    assert 'LAN_URL="$${LAN_URL:-$$($(PY) scripts/lan_url.py 8000)}"' in serve
-    assert serve.endswith("manage.py runserver 0.0.0.0:8000")
+
+def test_make_run_serves_the_port_and_host_asked_for() -> None:
+    default = make_run().stdout
+    assert "runserver 0.0.0.0:8000" in default
+    assert "scripts/lan_url.py 8000" in default
+
+    chosen = make_run("PORT=8123", "HOST=127.0.0.1").stdout
+    assert "runserver 127.0.0.1:8123" in chosen
+    assert "scripts/lan_url.py 8123" in chosen  # the links phones get carry that port
+
+
+def test_make_run_refuses_a_port_that_is_not_one() -> None:
+    refused = subprocess.run(
+        ["make", "-o", ".venv/.requirements-installed", "run", "PORT=80a"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode != 0
+    assert "PORT=80a is not a port number" in refused.stderr
