@@ -175,3 +175,16 @@ def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
     assert build.returncode == 0, output
     assert "WARNING" not in output, output
     assert (tmp_path / "index.html").exists()
+    # Opened from disk (file://), with no server: every link between the pages names a
+    # file that is there, never a folder (which a browser shows as a listing).
+    broken = []
+    for page in tmp_path.rglob("*.html"):
+        if page.name == "404.html":
+            continue  # a server's answer for a missing page: its links start at the root
+        for href in re.findall(r'href="([^"#?]*)', page.read_text()):
+            if not href or re.match(r"[a-z]+:", href):
+                continue  # the page itself (an anchor), or another site
+            target = (page.parent / href).resolve()
+            if href.endswith("/") or not target.is_file():
+                broken.append(f"{page.relative_to(tmp_path)}: {href}")
+    assert broken == [], broken[:10]
