@@ -89,6 +89,9 @@ MIDDLEWARE = [
     # A request that waited longer than REQUEST_QUEUE_LIMIT behind the proxy (its
     # X-Request-Start) is turned away with 503 and Retry-After before any work (games.lib.busy).
     "games.lib.busy.QueueLimitMiddleware",
+    # Text answers gzip-compressed when the browser asks, after everything else has
+    # written them (games.lib.compress).
+    "games.lib.compress.TextGZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header (django-csp, with scorekeeper.csp's additions).
     "scorekeeper.csp.ContentSecurityPolicyMiddleware",
