@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from xml.sax.saxutils import escape, quoteattr
 
@@ -17,8 +18,27 @@ from games.engine.rules import decimal_text
 # Distinguishable in colour and still apart in greyscale print.
 PLAYER_COLOURS = ("#1f5fbf", "#c0392b", "#1e8449", "#8e44ad")
 
-WIDTH, HEIGHT = 700, 250
-LEFT, RIGHT, TOP, BOTTOM = 48, 120, 12, 30
+
+@dataclass(frozen=True)
+class Layout:
+    """A chart's size and margins in its own units, its text size and how many deal
+    numbers its axis names."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    font: float
+    deal_labels: int
+
+
+# The PDF's: wide, the legend in the chart.
+SHEET = Layout(700, 250, 48, 120, 12, 30, 11, 10)
+# The page's: drawn about as wide as a phone shows it, so that its text stays about 12 px
+# or more at 360 px (the page's key under it names the players and their colours).
+PAGE = Layout(360, 230, 40, 10, 10, 36, 13.5, 5)
 
 
 def nice_step(span: float, most: int = 6) -> float:
@@ -62,46 +82,53 @@ def running_totals_svg(
     the PDF sheet's and (``page``: classed for the page's stylesheet) the scoreboard's.
     """
     names = list(totals)
+    shape = PAGE if page else SHEET
+    left, top = shape.left, shape.top
     values = [float(v) for series in totals.values() for v in series] + [0.0]
     ticks = _ticks(min(values), max(values), 5)
     low, high = ticks[0], ticks[-1]
     if high == low:
         high = low + 1
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    plot_w = shape.width - left - shape.right
+    plot_h = shape.height - top - shape.bottom
     # The axis counts deal numbers evenly: a void deal (no point of its own) still takes
     # its place, so deal 10 stands where the tenth deal would, not where the ninth would.
     count = max(deals) if deals else 0
 
     def x(number: int) -> float:  # number 0 is "before the first deal"
-        return LEFT + plot_w * (number / count if count else 0)
+        return left + plot_w * (number / count if count else 0)
 
     def y(value: float) -> float:
-        return TOP + plot_h * (high - value) / (high - low)
+        return top + plot_h * (high - value) / (high - low)
 
+    # On the page the text and the grid take the stylesheet's colours (light or dark),
+    # through currentColor and classes; the PDF names its colours.
+    ink = "currentColor" if page else "#444"
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {shape.width} {shape.height}" '
         f'class="{"running-chart" if page else "chart"}" role="img" '
-        'font-family="DejaVu Sans" font-size="11">'
+        f'font-family="DejaVu Sans" font-size="{shape.font:g}">'
     ]
     if title:
         parts.append(f"<title>{escape(title)}</title>")
     for tick in ticks:
         colour = "#555" if tick == 0 else "#ddd"
+        grid = f' class="{"zero" if tick == 0 else "grid"}"' if page else ""
         parts.append(
-            f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
-            f'stroke="{colour}" stroke-width="{1.2 if tick == 0 else 0.6}"/>'
-            f'<text x="{LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" fill="#444">'
-            f"{_number(tick)}</text>"
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+            f'stroke="{colour}" stroke-width="{1.2 if tick == 0 else 0.6}"{grid}/>'
+            f'<text x="{left - 6}" y="{y(tick) + shape.font / 3:.1f}" text-anchor="end" '
+            f'fill="{ink}">{_number(tick)}</text>'
         )
     if count:
-        for number in _deal_label_positions(count):
+        for number in _deal_label_positions(count, shape.deal_labels):
             parts.append(
-                f'<text x="{x(number):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" '
-                f'fill="#444">{number}</text>'
+                f'<text x="{x(number):.1f}" y="{shape.height - shape.bottom + shape.font + 4:.1f}"'
+                f' text-anchor="middle" fill="{ink}">{number}</text>'
             )
     parts.append(
-        f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 2}" text-anchor="middle" '
-        f'fill="#444">{escape(gettext("deal"))}</text>'
+        f'<text x="{left + plot_w / 2:.1f}" y="{shape.height - 2}" text-anchor="middle" '
+        f'fill="{ink}">{escape(gettext("deal"))}</text>'
     )
     for index, name in enumerate(names):
         colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
@@ -113,22 +140,25 @@ def running_totals_svg(
             f'<polyline points="{points}" class="line p{index}" fill="none" stroke="{colour}" '
             'stroke-width="1.8" stroke-linejoin="round"/>'
         )
+        if page:
+            continue  # the page's key, under the chart, names the players
         final = totals[name][-1] if totals[name] else Decimal(0)
-        legend_y = TOP + 14 + 18 * index
+        legend_y = top + 14 + 18 * index
         label = f"{name} {'+' if final > 0 else ''}{decimal_text(final)}"
         parts.append(
-            f'<line x1="{WIDTH - RIGHT + 12}" x2="{WIDTH - RIGHT + 30}" y1="{legend_y - 4}" '
-            f'y2="{legend_y - 4}" stroke="{colour}" stroke-width="3"/>'
-            f'<text x="{WIDTH - RIGHT + 35}" y="{legend_y}" fill={quoteattr(colour)}>'
+            f'<line x1="{shape.width - shape.right + 12}" x2="{shape.width - shape.right + 30}"'
+            f' y1="{legend_y - 4}" y2="{legend_y - 4}" stroke="{colour}" stroke-width="3"/>'
+            f'<text x="{shape.width - shape.right + 35}" y="{legend_y}" fill={quoteattr(colour)}>'
             f"{escape(label)}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _deal_label_positions(count: int) -> list[int]:
-    """The deal numbers labelled on the x axis: about ten, evenly spaced, always the last."""
-    step = max(1, round(nice_step(count, 10)))
+def _deal_label_positions(count: int, most: int = 10) -> list[int]:
+    """The deal numbers labelled on the x axis: about ``most``, evenly spaced, always the
+    last."""
+    step = max(1, round(nice_step(count, most)))
     positions = [k for k in range(step, count + 1, step)]
     if 1 not in positions:
         positions.insert(0, 1)
