@@ -10,7 +10,6 @@ the live table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
