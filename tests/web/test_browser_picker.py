@@ -99,3 +99,42 @@ def test_a_four_player_deal_by_taps_alone(
     units = {p["name"]: Decimal(p["units"]) for p in deal.result["players"]}
     assert units == {"Ann": -8, "Bob": 4, "Cy": 3, "Di": 1}
     page.close()
+
+
+def test_the_picker_by_keyboard_keeps_the_focus_in_the_grid(
+    chromium: Any, live_server: Any, open_night: Session
+) -> None:
+    page = phone_at(chromium, live_server, f"/sessions/{open_night.pk}/deal/")
+    order = page.eval_on_selector_all("#picker button.pick", "bs => bs.map(b => b.dataset.card)")
+    a, b, c, d = order[:4]
+
+    def focused() -> str:
+        return str(
+            page.evaluate("document.activeElement.dataset.card || document.activeElement.tagName")
+        )
+
+    def box(card: str) -> dict[str, float]:
+        found = page.locator(f'#picker button[data-card="{card}"]').bounding_box()
+        assert found is not None
+        return found
+
+    page.locator(f'#picker button.pick[data-card="{a}"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert focused() == b
+    page.keyboard.press("Enter")  # into Ann's front; the focus moves on, not to <body>
+    expect(page.locator("#p0-front")).to_have_value(b)
+    assert focused() == c
+    page.keyboard.press(" ")
+    expect(page.locator("#p0-front")).to_have_value(f"{b} {c}")
+    assert focused() == d
+    page.keyboard.press("ArrowLeft")
+    assert focused() == a  # the two cards taken are passed over
+    page.keyboard.press("ArrowDown")  # the line below, in the same column
+    below = focused()
+    assert box(below)["y"] > box(a)["y"] and abs(box(below)["x"] - box(a)["x"]) < 4
+    page.keyboard.press("ArrowUp")
+    assert focused() == a
+    page.keyboard.press("End")
+    assert focused() == order[-1]
+    # Each card is named first by what it shows, for voice control.
+    expect(page.get_by_role("button", name="A♠ (Ace of spades)")).to_have_count(1)

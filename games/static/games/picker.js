@@ -77,8 +77,13 @@
     button.type = "button";
     button.className = "chip" + (card[1] === "d" || card[1] === "h" ? " red" : "");
     button.dataset.card = card;
-    button.textContent = (card[0] === "T" ? "10" : card[0]) + SYMBOL[card[1]];
-    button.setAttribute("aria-label", t("return_card", { card: card }));
+    var face = (card[0] === "T" ? "10" : card[0]) + SYMBOL[card[1]];
+    button.textContent = face;
+    // Its name starts with what it shows, so voice control finds it by saying "A♠".
+    var hint = document.createElement("span");
+    hint.className = "visually-hidden";
+    hint.textContent = " (" + t("return_card", { card: face }) + ")";
+    button.appendChild(hint);
     return button;
   }
 
@@ -184,9 +189,56 @@
     var el = active && !full(active) ? active : nextOpen(active ? seatOf(active) : 0);
     if (!el) return;
     var typed = el.value.trim();
+    var keyboard = document.activeElement === button;
+    var place = openCards().indexOf(button);
     el.value = (typed ? typed + " " : "") + button.dataset.card;
     announce(el);
     advance(el);
+    // The card just used is greyed out and cannot keep the focus: the next one takes it,
+    // so a keyboard stays in the grid (a tap leaves the focus where it was).
+    if (keyboard) {
+      var open = openCards();
+      var next = open[Math.min(place, open.length - 1)];
+      if (next) next.focus({ preventScroll: true });
+    }
+  });
+
+  // The cards still to be picked, in the grid's order.
+  function openCards() {
+    return Array.prototype.filter.call(grid.querySelectorAll("button.pick"), function (b) {
+      return !b.disabled;
+    });
+  }
+
+  // Arrow keys move between the cards still to be picked: left and right in order, up
+  // and down to the nearest card of the line above or below (seven or thirteen a line).
+  grid.addEventListener("keydown", function (event) {
+    var moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -2, ArrowDown: 2, Home: 0, End: 0 };
+    if (!(event.key in moves) || !event.target.matches("button.pick")) return;
+    var open = openCards();
+    var here = open.indexOf(event.target);
+    var next = null;
+    if (event.key === "Home") next = open[0];
+    else if (event.key === "End") next = open[open.length - 1];
+    else if (Math.abs(moves[event.key]) === 1) next = open[here + moves[event.key]];
+    else {
+      var box = event.target.getBoundingClientRect();
+      var down = moves[event.key] > 0;
+      var lines = open.filter(function (b) {
+        var top = b.getBoundingClientRect().top;
+        return down ? top > box.top + 4 : top < box.top - 4;
+      });
+      if (lines.length) {
+        var lineTop = lines.map(function (b) { return b.getBoundingClientRect().top; })
+          .reduce(function (a, b) { return down ? Math.min(a, b) : Math.max(a, b); });
+        var line = lines.filter(function (b) { return Math.abs(b.getBoundingClientRect().top - lineTop) < 4; });
+        next = line.reduce(function (best, b) {
+          var gap = Math.abs(b.getBoundingClientRect().left - box.left);
+          return !best || gap < Math.abs(best.getBoundingClientRect().left - box.left) ? b : best;
+        }, null);
+      }
+    }
+    if (next) { event.preventDefault(); next.focus(); }
   });
 
   form.addEventListener("click", function (event) {
