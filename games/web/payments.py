@@ -8,7 +8,9 @@ Thin: every change is a service of ``games.services.payments``; every amount a r
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -32,6 +34,36 @@ def _date(text: str | None) -> datetime.date | None:
         return datetime.date.fromisoformat(text) if text else None
     except ValueError:
         return None
+
+
+def balance_words(value: Decimal, currency: str, *, you: bool = False) -> str:
+    """A balance as a sentence's end, from the reader's side: "is owed 14.50 EUR", "owes
+    14.50 EUR", "even" (for the reader's own player: "you are owed ...", "you owe ...")."""
+    amount = money_in(abs(value), currency, sign=False)
+    if value > 0:
+        return (
+            _("you are owed %(amount)s") % {"amount": amount}
+            if you
+            else _("is owed %(amount)s") % {"amount": amount}
+        )
+    if value < 0:
+        return (
+            _("you owe %(amount)s") % {"amount": amount}
+            if you
+            else _("owes %(amount)s") % {"amount": amount}
+        )
+    return _("even")
+
+
+def pending_words(value: Decimal, currency: str) -> str:
+    """Payments recorded but not yet confirmed, from the player's side: what they sent
+    (the payee still to confirm it) or what they are to confirm they received."""
+    amount = money_in(abs(value), currency, sign=False)
+    if value > 0:
+        return _("%(amount)s sent, not yet confirmed") % {"amount": amount}
+    if value < 0:
+        return _("%(amount)s to confirm") % {"amount": amount}
+    return ""
 
 
 def _back(request: HttpRequest, default: str) -> HttpResponse:
@@ -84,6 +116,7 @@ def group_balances(request: HttpRequest, pk: int) -> HttpResponse:
     def amount(value: Any) -> str:
         return money_in(value, currency)
 
+    mine = set(group.players.filter(user=user_of(request)).values_list("pk", flat=True))
     players = [
         row
         | {
@@ -91,8 +124,8 @@ def group_balances(request: HttpRequest, pk: int) -> HttpResponse:
             "won_text": amount(row["won"]),
             "paid_text": amount(row["paid"]),
             "received_text": amount(row["received"]),
-            "pending_text": amount(row["pending"]),
-            "balance_text": amount(row["balance"]),
+            "pending_text": pending_words(row["pending"], currency),
+            "balance_text": balance_words(row["balance"], currency, you=row["id"] in mine),
         }
         for row in data["players"]
     ]
@@ -106,8 +139,17 @@ def group_balances(request: HttpRequest, pk: int) -> HttpResponse:
         for row in data["opponents"]
         if row["balance"] or row["won"]
     ]
+    ids = {p.name: p.pk for p in group.players.all()}
     transfers = [
-        t | {"amount_text": money_in(t["amount"], currency, sign=False)} for t in data["transfers"]
+        t
+        | {
+            "amount_text": money_in(t["amount"], currency, sign=False),
+            # Tapped, it fills the payment form below with this transfer.
+            "record": "?"
+            + urlencode({"payer": ids[t["payer"]], "payee": ids[t["payee"]], "amount": t["amount"]})
+            + "#record-h",
+        }
+        for t in data["transfers"]
     ]
     payments = group.payments.order_by("-date", "-pk")
     if date_from:
@@ -125,6 +167,7 @@ def group_balances(request: HttpRequest, pk: int) -> HttpResponse:
         "payments": payment_rows(request, group, payments[:200], role),
         "all_players": list(group.players.all()),
         "today": datetime.date.today().isoformat(),
+        "initial": {name: request.GET.get(name, "") for name in ("payer", "payee", "amount")},
         "statement_url": reverse("api:group-statement", args=[group.pk]),
     }
     return render(request, "web/balances.html", context)
@@ -259,14 +302,15 @@ def night_context(
     (``play``: the session's pair sums, when the page has read them)."""
     night = reports.night_settlement(session, listed=False, play=play)
     currency = session.group.currency
+    mine = set(session.group.players.filter(user=user_of(request)).values_list("pk", flat=True))
     return {
         "night_players": [
             row
             | {
                 "money_text": money_in(row["money"], currency),
                 "payments_text": money_in(row["payments"], currency),
-                "pending_text": money_in(row["pending"], currency),
-                "balance_text": money_in(row["balance"], currency),
+                "pending_text": pending_words(row["pending"], currency),
+                "balance_text": balance_words(row["balance"], currency, you=row.get("id") in mine),
             }
             for row in night["players"]
         ],
