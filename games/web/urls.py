@@ -4,6 +4,7 @@ from django.urls import path
 from games.live import pages as live
 from games.web import (
     accounts,
+    app,
     deals,
     groups,
     invites,
@@ -17,6 +18,11 @@ from games.web import (
 app_name = "web"
 
 urlpatterns = [
+    # The installable app: manifest, service worker (at the root: its scope), icon, offline.
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service-worker"),
+    path("favicon.ico", app.favicon, name="favicon"),
+    path("offline/", app.offline, name="offline"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(
