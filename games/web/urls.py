@@ -26,7 +26,10 @@ urlpatterns = [
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(
-            template_name="web/login.html", redirect_authenticated_user=True
+            template_name="web/login.html",
+            redirect_authenticated_user=True,
+            # Signed out: the pages this phone kept for offline use are emptied (app.js).
+            extra_context={"forget_pages": True},
         ),
         name="login",
     ),

@@ -63,6 +63,7 @@ PAGES = {
     "web:summary": "/sessions/{s}/summary/",
     "web:balances": "/groups/{g}/balances/",
     "web:payment-edit": "/groups/{g}/payments/{p}/edit/",
+    "web:offline": "/offline/",
 }
 NOT_PAGES = {
     "web:logout": "POST, then a redirect",
@@ -81,6 +82,9 @@ NOT_PAGES = {
     "web:session-settle": "POST, then a redirect",
     "web:invite-new": "POST, then a redirect",
     "web:invite-revoke": "POST, then a redirect",
+    "web:manifest": "JSON (the web app manifest)",
+    "web:service-worker": "a script (the service worker)",
+    "web:favicon": "a redirect to the icon",
 }
 
 
@@ -246,13 +250,13 @@ def test_the_live_socket_elsewhere_is_allowed_and_named_on_the_page(client: Clie
         "wss://scores.example.org:8443",
         "wss://scores.example.org:8001",  # {host} is the name alone, without the port
     ]
-    assert '<body data-live-socket="wss://scores.example.org:8001">' in page.content.decode()
+    assert '<body data-live-socket="wss://scores.example.org:8001"' in page.content.decode()
 
 
 def test_the_same_origin_socket_leaves_the_attribute_empty(client: Client) -> None:
     page = client.get("/accounts/login/")
 
-    assert '<body data-live-socket="">' in page.content.decode()
+    assert '<body data-live-socket=""' in page.content.decode()
 
 
 @override_settings(ALLOWED_HOSTS=["scores.example.org"])
