@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from games.engine import Rules
 from games.errors import HasHistory, LastOwner, ServiceError
@@ -29,9 +30,13 @@ def create_group(
     unit_value: Decimal | int | str,
     preset_spec: str | Mapping[str, Any],
     player_names: Sequence[str] = (),
+    owner_plays: str = "",
 ) -> Group:
     """A new group owned by ``owner``, with its rules as version 1 (RuleError if invalid)
-    and its players, all or nothing: a bad name (``players[k]``) stores no group."""
+    and its players, all or nothing: a bad name (``players[k]``) stores no group.
+
+    ``owner_plays``: the name, among ``player_names``, of the owner's own player, linked
+    to the owner at once (so no one joining by an invite can claim it)."""
     Rules.from_mapping(preset_spec, limits=True)  # checked before anything is stored
     name = names.clean(name, max_length=NAME_LENGTH, what="a group")
     code = checks.currency(currency)
@@ -42,9 +47,26 @@ def create_group(
         group.initial_rules, group.initial_rules_by = preset_spec, owner
         group.save()
         Membership.objects.create(user=owner, group=group, role=Membership.Role.OWNER)
+        me = _owner_plays(owner_plays, cleaned)
         for player_name in cleaned:
-            players.add_player(group, player_name, by=owner)
+            players.add_player(
+                group, player_name, by=owner, user=owner if player_name == me else None
+            )
     return group
+
+
+def _owner_plays(typed: str, cleaned: list[str]) -> str | None:
+    """Which of the names is the owner's (``names.same_as``: case and spacing aside), or
+    ServiceError on ``owner_plays`` when it names none of them."""
+    if not typed.strip():
+        return None
+    found = names.same_as(typed.strip(), cleaned)
+    if found is None:
+        raise ServiceError(
+            _("owner_plays: %(name)s is not one of the players") % {"name": typed.strip()},
+            "owner_plays",
+        )
+    return found
 
 
 def _player_names(typed: Sequence[str]) -> list[str]:

@@ -73,6 +73,7 @@ def group_new(request: HttpRequest) -> HttpResponse:
                 request.POST.get("unit_value", "").strip(),
                 request.POST.get("preset", ""),
                 typed,
+                owner_plays=request.POST.get("owner_plays", ""),
             )
         except RuleError as exc:
             errors["preset"] = exc.message
@@ -99,6 +100,8 @@ def _new_group_error(exc: services.ServiceError) -> dict[str, str]:
         return {
             "players": _("Player %(number)d: %(reason)s") % {"number": number, "reason": reason}
         }
+    if field == "owner_plays":
+        return {field: exc.message.split(": ", 1)[-1]}
     return {field if field in ("name", "currency", "unit_value") else "name": exc.message}
 
 
@@ -142,6 +145,8 @@ def group_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's sessions, standings, rules and players; members add players here."""
     group, role = group_for(request, pk)
     context = group_page_context(group, role)
+    # Whether the reader plays in the group already (else an owner may say "I am ...").
+    context["i_play"] = any(p.user_id == request.user.pk for p in context["players"])
     if context["is_owner"]:
         context.update(invites.invites_context(request, group))
     if request.method == "POST":

@@ -39,6 +39,9 @@ def group_player(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
                 if player.is_retired
                 else _("%(name)s is back: offered for new sessions again.")
             ) % {"name": player.name}
+        elif action == "me":
+            player = services.update_player(player, user, user=user)
+            done = _("%(name)s is you now: no invite can claim that seat.") % {"name": player.name}
         elif action == "merge":
             keep = player_for(group, request.POST.get("into", ""))
             record = services.merge_players(group, keep, player, by=user)
@@ -50,6 +53,7 @@ def group_player(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     except services.ServiceError as error:
         context = group_page_context(group, role)
         context.update(manage_error=error.message, manage_player=player.pk)
+        context["i_play"] = any(p.user_id == user.pk for p in context["players"])
         return render(request, "web/group_detail.html", context, status=400)
     messages.success(request, done)
     return redirect(reverse("web:group", args=[group.pk]) + "#players-h")

@@ -40,13 +40,22 @@ from games.web.common import (
 from games.web.payments import night_context
 
 
+def seating_order(group: Any, players: list[Any]) -> list[Any]:
+    """The players as they sat at the group's last session (seat 1 first), then the others
+    in the order they joined the group: the new session's seats start so (retired players
+    are kept in history only, and not offered)."""
+    last = group.sessions.order_by("-date", "-pk").first()
+    seat_of = dict(last.seats.values_list("player_id", "seat")) if last else {}
+    return sorted(players, key=lambda p: (seat_of.get(p.pk, len(seat_of) + 1), p.pk))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Pick the game, two to four players in seat order, and tonight's rules."""
     group, role = group_for(request, pk)
     players = list(group.players.all())
-    offered = [p for p in players if not p.is_retired]  # retired: kept in history only
+    offered = seating_order(group, [p for p in players if not p.is_retired])
     rule_set = group.current_rule_set()
     values: Mapping[str, Any] = request.POST if request.method == "POST" else {}
     errors: dict[str, str] = {}

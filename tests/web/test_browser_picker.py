@@ -5,6 +5,7 @@ B, Cy C, Di D: Ann -8, Bob +4, Cy +3, Di +1), one wrong card that she taps back 
 row, and Save. Each tap is counted: the issue asks for about 60 at most.
 """
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -138,3 +139,19 @@ def test_the_picker_by_keyboard_keeps_the_focus_in_the_grid(
     assert focused() == order[-1]
     # Each card is named first by what it shows, for voice control.
     expect(page.get_by_role("button", name="A♠ (Ace of spades)")).to_have_count(1)
+
+
+def test_a_folded_player_keeps_natural_and_surrender_one_tap_away(
+    chromium: Any, live_server: Any, open_night: Session
+) -> None:
+    page = phone_at(chromium, live_server, f"/sessions/{open_night.pk}/deal/")
+    for cards in HANDS["A"].values():
+        for card in cards.split():
+            page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+
+    expect(page.locator("fieldset.seat").first).to_have_class(re.compile(r"\bfolded\b"))
+    expect(page.locator("#p0-front")).to_be_hidden()
+    expect(page.locator("#p0-natural")).to_be_visible()
+    expect(page.locator("#p0-surrender")).to_be_visible()
+    page.locator("#p0-natural").select_option(index=1)  # one tap, no unfolding
+    expect(page.locator("fieldset.seat").first).to_have_class(re.compile(r"\bfolded\b"))
