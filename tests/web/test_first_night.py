@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import services
-from games.services import invites
 from games.models import Group, Player
+from games.services import invites
 from tests.web.conftest import signed_in
 
 NEW_GROUP = {
