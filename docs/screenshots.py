@@ -198,6 +198,77 @@ def live_table(browser: Any, urls: list[str], base: str, session: int) -> None:
     host.close()
 
 
+def phone(browser: Any, **options: Any) -> Any:
+    """A touch phone's page, Alice signed in."""
+    context = browser.new_context(
+        viewport=VIEWPORTS["phone"], has_touch=True, is_mobile=True, **options
+    )
+    page = context.new_page()
+    return page
+
+
+def dark(browser: Any, base: str, group: int, session: int) -> None:
+    """The scoreboard and the deal page's picker in the phone's dark scheme."""
+    page = phone(browser, color_scheme="dark")
+    sign_in(page, base)
+    page.goto(f"{base}/sessions/{session}/")
+    shoot(page, "dark-scoreboard-phone")
+    page.goto(f"{base}/sessions/{session}/deal/")
+    page.wait_for_selector("#picker:not([hidden])")
+    for card in ("As", "Ad", "Kh"):
+        page.locator(f'#picker button.pick[data-card="{card}"]').tap()
+    page.screenshot(path=str(OUT / "dark-deal-picker-phone.png"))
+    print("wrote docs/screenshots/dark-deal-picker-phone.png")
+    page.context.close()
+
+
+def first_night(browser: Any, base: str) -> None:
+    """A new group with its owner among the players, then its first session's seats,
+    filled in the order the players were named."""
+    page = phone(browser)
+    sign_in(page, base)
+    page.goto(f"{base}/groups/new/")
+    page.locator("#group-name").fill("Sunday club")
+    page.locator("#currency").fill("VND")
+    page.locator("#unit-value").fill("10000")
+    page.locator("#players").fill("Minh\nHana\nLan\nTuan")
+    page.locator("#owner_plays").fill("Minh")
+    shoot(page, "first-night-group-phone")
+    page.get_by_role("button", name="Create the group").click()
+    page.wait_for_url("**/groups/*/")
+    page.goto(page.url + "sessions/new/")
+    shoot(page, "first-night-session-phone")
+    page.context.close()
+
+
+def offline_app(browser: Any, base: str, group: int, server: Any) -> None:
+    """The deal page of a new night opened again, cold, after the server is gone: the
+    service worker's copy, with the deal being typed brought back (the last shot: it
+    stops the server)."""
+    page = phone(browser)
+    sign_in(page, base)
+    page.goto(f"{base}/groups/{group}/sessions/new/")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url("**/deal/")
+    session = page.url.rstrip("/").split("/")[-2]
+    page.wait_for_selector("#picker:not([hidden])")
+    page.fill("#p0-front", "As Ad Kh")
+    script = "p => caches.open('scorekeeper-pages').then(c => c.match(p)).then(r => !!r)"
+    for _ in range(100):
+        if page.evaluate(script, f"/sessions/{session}/deal/"):
+            break
+        page.wait_for_timeout(100)
+    server.terminate()
+    server.wait(timeout=10)
+    page.context.set_offline(True)
+    cold = page.context.new_page()
+    cold.goto(f"{base}/sessions/{session}/deal/")
+    cold.wait_for_selector("#draft-notice:not([hidden])")
+    cold.screenshot(path=str(OUT / "app-offline-phone.png"))
+    print("wrote docs/screenshots/app-offline-phone.png")
+    page.context.close()
+
+
 def main() -> None:
     workdir = tempfile.mkdtemp(prefix="scorekeeper-shots-")
     env = {
@@ -250,6 +321,8 @@ def main() -> None:
                 page.goto(f"{base}/sessions/{session}/")
                 shoot(page, f"scoreboard-{width}")
             deal_picker(browser, base, session)
+            dark(browser, base, group, session)
+            first_night(browser, base)
             live_table(browser, urls, base, session)
             pages["phone"].goto(f"{base}/sessions/{session}/summary/")
             pages["phone"].once("dialog", lambda dialog: dialog.accept())
@@ -259,6 +332,7 @@ def main() -> None:
                 page.goto(f"{base}/sessions/{session}/summary/")
                 page.locator("details.ledger summary").first.click()
                 shoot(page, f"summary-{width}")
+            offline_app(browser, base, group, server)
             browser.close()
     finally:
         server.terminate()
