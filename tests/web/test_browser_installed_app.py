@@ -51,6 +51,22 @@ def test_the_deal_page_opens_offline_with_its_draft(
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_selector("#picker:not([hidden])")
+    # What the browser reads to offer the install: the manifest the page links, and a
+    # service worker looking after the whole site.
+    manifest = page.evaluate(
+        "fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())"
+    )
+    assert (manifest["display"], manifest["start_url"], manifest["scope"]) == (
+        "standalone",
+        "/groups/",
+        "/",
+    )
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+    scope = page.evaluate(
+        "Promise.race([navigator.serviceWorker.ready.then(r => new URL(r.scope).pathname),"
+        " new Promise(done => setTimeout(() => done('no worker within 10 s'), 10000))])"
+    )
+    assert scope == "/"
     for row, cards in HANDS["A"].items():
         page.fill(f"#p0-{row}", cards)
     for _ in range(100):  # the worker keeps the page (app.js asked it to)
