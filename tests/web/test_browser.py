@@ -166,7 +166,8 @@ def test_a_night_at_the_table(
     page.get_by_role("button", name="Save the correction").click()
     page.wait_for_selector("#scoreboard")
 
-    # The scoreboard against the hand-worked numbers.
+    # The scoreboard against the hand-worked numbers (its table of running totals opened).
+    page.locator("details.running-table summary").click()
     rows = page.locator("table.running tbody tr")
     assert rows.count() == 5
     for n, expected in enumerate(RUNNING):

@@ -58,5 +58,6 @@ def test_what_is_compressed_already_goes_as_it_is(kind: str) -> None:
 
     response = middleware(request)
 
+    assert isinstance(response, HttpResponse)
     assert "Content-Encoding" not in response
     assert response.content == body
