@@ -77,8 +77,8 @@ class Rules:
     false_natural_penalty: Decimal | None = None
     natural_collects_from_surrendered: bool = True
     natural_ranking: Literal["value", "order"] = "value"  # two naturals: by value or kind
-    criss_cross: bool = False
     ace_bonus: Decimal | None = None  # section 13: units per ace more than an opponent's
+    criss_cross: bool = False
     # Section 8a: open-face fantasy land (cards dealt in it; None: no fantasy land).
     fantasyland_cards: int | None = None
     pineapple: bool = False  # three cards at a time, one discarded: four discards a hand
@@ -88,8 +88,8 @@ class Rules:
     # Section 10: Big Two.
     multipliers: tuple[tuple[int, Decimal], ...] = ()
     two_multiplier: Decimal | None = None
-    losers_settle: bool = False
     two_bonus: Decimal | None = None  # section 13: flat units per 2 held, after multipliers
+    losers_settle: bool = False
     target_score: Decimal | None = None
 
     @classmethod

@@ -20,9 +20,12 @@ from .rules import NATURAL_TABLES, Rules, preset_rules, rules_to_mapping
 
 # Naturals a preset's table gained after rule sets were first stored (off before).
 LATER_NATURALS: Final = ("five_consecutive_pairs",)
-# Options of a game added after rule sets were first stored, and their value before.
+# Options of a game added after rule sets were first stored, and their value before (a
+# mapping without them is rewritten with them; only a value that differs is pinned).
 LATER_OPTIONS: Final[dict[str, tuple[str, object]]] = {
+    "ace_bonus": ("chinese", None),
     "button_stays_in_fantasyland": ("open-face", False),
+    "two_bonus": ("big-two", None),
 }
 
 

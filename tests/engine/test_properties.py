@@ -20,6 +20,7 @@ THIRTEEN_CARD_PRESETS = (
     "classic-2-4",
     "mau-binh-south",
     "mau-binh-north",
+    "mau-binh-saigon",
     "ofc",
     "pineapple",
 )
@@ -47,6 +48,7 @@ def rule_specs(draw: st.DrawFn) -> dict[str, Any]:
         options["false_natural_penalty"] = st.one_of(st.none(), amounts)
         options["natural_collects_from_surrendered"] = st.booleans()
         options["naturals"] = st.sampled_from(["none", "baseline", "mau-binh"])
+        options["ace_bonus"] = st.one_of(st.none(), amounts)  # Chi Á (RULES 13)
     for name, strategy in options.items():
         if draw(st.booleans()):
             spec[name] = draw(strategy)
