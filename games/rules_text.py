@@ -336,10 +336,7 @@ def _describe_big_two(rules: Rules) -> list[str]:
         )
     if rules.two_bonus is not None:
         lines.append(
-            _(
-                "Each 2 still held adds %(units)s to that loser's payment, after the "
-                "multipliers."
-            )
+            _("Each 2 still held adds %(units)s to that loser's payment, after the multipliers.")
             % {"units": _units(rules.two_bonus)}
         )
     if not rules.losers_settle:  # (pays_for_all is refused with losers_settle)

@@ -46,7 +46,7 @@ def _open_face(group: Group, players: dict[str, Player], by: User, **options: An
     return services.start_session(group, seats, by, rules_override={"preset": "ofc", **options})
 
 
-def _three_deals(session: Session, by: User) -> list[int | None]:
+def _three_deals(session: Session, by: User) -> list[int | str | None]:
     """Deal 1: Ann earns fantasy land (Ann deals). Deal 2: Ann plays it (Bob deals, the
     button having moved after deal 1). Deal 3: who deals by default."""
     sits_out = {"name": "Cy", "sat_out": True}
@@ -59,7 +59,8 @@ def _three_deals(session: Session, by: User) -> list[int | None]:
     assert second.request["players"][0]["in_fantasyland"] is True  # Ann played in it
     upcoming = services.upcoming_dealer(session)
     third = services.record_deal(session, deal(Ann="A", Bob="B", Cy="C"), by)
-    return [first.dealer, second.dealer, third.dealer, upcoming]
+    dealt: list[int | str | None] = [first.dealer, second.dealer, third.dealer, upcoming]
+    return dealt
 
 
 def test_after_a_fantasy_land_deal_its_dealer_deals_again(
