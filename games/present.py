@@ -162,6 +162,7 @@ NATURAL_NAMES: Mapping[str, tuple[str, str | None]] = {
     "same_color_13": (gettext_noop("13 of one colour"), "đồng hoa"),
     "same_color_12": (gettext_noop("12 of one colour"), None),
     "five_pairs_trips": (gettext_noop("five pairs and trips"), "5 đôi 1 sám"),
+    "five_consecutive_pairs": (gettext_noop("five consecutive pairs"), "năm đôi thông"),
     "six_pairs": (gettext_noop("six pairs"), "lục phé bôn"),
     "three_flushes": (gettext_noop("three flushes"), "3 thùng"),
     "three_straights": (gettext_noop("three straights"), "3 sảnh"),

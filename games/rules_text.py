@@ -29,6 +29,7 @@ VIETNAMESE_TERMS: Mapping[str, str] = {
     "scoop_all": "sập làng",
     "foul": "binh lủng",
     "natural": "mậu binh trắng",
+    "aces": "chi Á",
 }
 
 RANK_NAMES = {
@@ -245,6 +246,15 @@ def _fouls_and_surrender(rules: Rules, table: list[str]) -> list[str]:
                 "one unit a row and the scoring bonus, without royalties."
             )
         )
+    if rules.ace_bonus is not None:
+        lines.append(
+            _(
+                "Aces%(term)s: between two players who played rows (fouled hands too), the one "
+                "holding more aces collects %(units)s per ace of the difference; no scoop "
+                "multiplies it."
+            )
+            % {"term": _term("aces", rules), "units": _units(rules.ace_bonus)}
+        )
     if rules.surrender_cost is None:
         lines.append(_("Surrender is not allowed."))
     else:
@@ -298,13 +308,18 @@ def _describe_fantasyland(rules: Rules) -> list[str]:
         cards = _("progressive: queens 14 cards, kings 15, aces 16, trips 17")
     else:
         cards = _("%(n)s cards") % {"n": rules.fantasyland_cards}
-    return [
+    lines = [
         _(
             "Fantasy land for queens or better in the front without a foul (%(cards)s); "
             "staying in with trips in front, a full house in the middle or quads in the back."
         )
         % {"cards": cards}
     ]
+    if rules.button_stays_in_fantasyland:
+        lines.append(
+            _("The dealer button stays put after a deal in which anyone played in fantasy land.")
+        )
+    return lines
 
 
 def _describe_big_two(rules: Rules) -> list[str]:
@@ -318,6 +333,18 @@ def _describe_big_two(rules: Rules) -> list[str]:
         lines.append(
             _("Each 2 still held multiplies that loser's payment by %(factor)s.")
             % {"factor": decimal_text(rules.two_multiplier)}
+        )
+    if rules.two_bonus is not None:
+        lines.append(
+            _("Each 2 still held adds %(units)s to that loser's payment, after the multipliers.")
+            % {"units": _units(rules.two_bonus)}
+        )
+    if not rules.losers_settle:  # (pays_for_all is refused with losers_settle)
+        lines.append(
+            _(
+                "A loser who let the winner go out may be marked to pay for all: that loser "
+                "pays the winner every loser's payment, and the others pay nothing."
+            )
         )
     if rules.losers_settle:
         lines.append(_("Losers also settle the difference of their penalties among themselves."))

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from .cards import RANK_OF, Card
+from .errors import ScoreError
 from .hands import ZERO, PairKind, PairResult
 from .rules import Rules, decimal_text
 
@@ -19,14 +20,16 @@ class Leftover(NamedTuple):
     name: str
     cards_left: int
     cards: tuple[Card, ...] | None = None
+    pays_for_all: bool = False  # "bao": this loser pays the winner every loser's payment
 
 
 class BigTwoPlayer(NamedTuple):
     name: str
     units: Decimal
     cards_left: int
-    penalty: Decimal  # what this player owes the winner (0 for the winner)
+    penalty: Decimal  # what this player's cards cost, as usual (0 for the winner)
     cards: tuple[Card, ...] | None
+    pays_for_all: bool = False
 
 
 class BigTwoResult(NamedTuple):
@@ -35,22 +38,52 @@ class BigTwoResult(NamedTuple):
 
 
 def penalty(rules: Rules, left: Leftover) -> Decimal:
-    """What a loser pays the winner: cards left x threshold multiplier x 2s held."""
+    """What a loser's cards cost: cards left x threshold multiplier x 2s held, plus
+    ``two_bonus`` per 2 held, which no multiplier touches (RULES 10, 13)."""
     units = Decimal(left.cards_left)
     for threshold, factor in reversed(rules.multipliers):
         if left.cards_left >= threshold:
             units *= factor
             break
-    if rules.two_multiplier is not None and left.cards is not None:
-        twos = sum(1 for c in left.cards if RANK_OF[c] == _DEUCE)
+    twos = 0 if left.cards is None else sum(1 for c in left.cards if RANK_OF[c] == _DEUCE)
+    if rules.two_multiplier is not None:
         units *= rules.two_multiplier**twos
+    if rules.two_bonus is not None:
+        units += rules.two_bonus * twos
     return units
+
+
+def check_pays_for_all(players: Sequence[Leftover], rules: Rules) -> None:
+    """ScoreError naming the player when ``pays_for_all`` cannot stand (RULES 13): on the
+    winner, on a second player, or with ``losers_settle``."""
+    flagged = [k for k, p in enumerate(players) if p.pays_for_all]
+    for k in flagged:
+        who, field = players[k].name, f"players[{k}].pays_for_all"
+        if players[k].cards_left == 0:
+            raise ScoreError(f"{who}: went out, so cannot pay for all (only a loser can)", field)
+        if rules.losers_settle:
+            raise ScoreError(
+                f"{who}: pays_for_all cannot be played with losers_settle (the losers settle"
+                " among themselves there)",
+                field,
+            )
+    if len(flagged) > 1:
+        first, second = (players[k].name for k in flagged[:2])
+        raise ScoreError(
+            f"{second}: {first} already pays for all; at most one player does",
+            f"players[{flagged[1]}].pays_for_all",
+        )
 
 
 def score_big_two(players: Sequence[Leftover], rules: Rules) -> BigTwoResult:
     """Score a validated deal: exactly one player has no cards left."""
-    owed = [penalty(rules, p) for p in players]
+    costs = [penalty(rules, p) for p in players]
     winner = next(k for k, p in enumerate(players) if p.cards_left == 0)
+    owed = costs
+    payer = next((k for k, p in enumerate(players) if p.pays_for_all), None)
+    if payer is not None:  # "bao": one loser pays what every loser owes, the others nothing
+        owed = [ZERO] * len(players)
+        owed[payer] = sum(costs, ZERO)
     units = [ZERO] * len(players)
     pairs: list[PairResult] = []
     for i in range(len(players)):
@@ -69,7 +102,7 @@ def score_big_two(players: Sequence[Leftover], rules: Rules) -> BigTwoResult:
             pairs.append(PairResult((players[i].name, players[j].name), amount, kind))
     return BigTwoResult(
         tuple(
-            BigTwoPlayer(p.name, units[k], p.cards_left, owed[k], p.cards)
+            BigTwoPlayer(p.name, units[k], p.cards_left, costs[k], p.cards, p.pays_for_all)
             for k, p in enumerate(players)
         ),
         tuple(pairs),

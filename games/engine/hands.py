@@ -110,6 +110,7 @@ class PairResult(NamedTuple):
     kind: PairKind
     rows: tuple[int, int, int] | None = None  # +1 won by players[0], -1 lost, 0 tied
     scoop: str | None = None  # the name of the player who won all three rows
+    aces: Decimal = ZERO  # of ``units``, what Chi Á (``ace_bonus``) moved (RULES 13)
 
 
 class DealResult(NamedTuple):

@@ -23,6 +23,13 @@ def _pairs(cards: Sequence[Card]) -> int:
     return sum(n // 2 for n in Counter(_ranks(cards)).values())
 
 
+def _consecutive_pairs(cards: Sequence[Card]) -> bool:
+    # RULES 13: a pair (or more) of each of five consecutive ranks, aces high only
+    # (2-3-4-5-6 up to T-J-Q-K-A; A-2-3-4-5 is not a run here).
+    counts = Counter(_ranks(cards))
+    return any(all(counts[r] >= 2 for r in range(low, low + 5)) for low in range(9))
+
+
 def _three_card_run(cards: Sequence[Card]) -> bool:
     ranks = sorted(_ranks(cards))
     if ranks == [0, 1, 12]:  # A-2-3
@@ -52,6 +59,7 @@ def holds_natural(
         "five_pairs_trips": lambda: (
             sorted(n for n in Counter(_ranks(cards)).values() if n % 2) == [3]
         ),
+        "five_consecutive_pairs": lambda: _consecutive_pairs(cards),
         "dragon": lambda: len(set(_ranks(cards))) == 13,
         "clean_dragon": lambda: len(set(_ranks(cards))) == 13 and _one_suit(cards),
         "no_broadway": lambda: not _BROADWAY.intersection(_ranks(cards)),

@@ -87,3 +87,12 @@ def _check_count(
         else:
             reason = f"fantasy land with {dealt} cards discards {dealt - KEPT}"
         raise ScoreError(f"{who}, discards: {given}; {reason}", field)
+
+
+def played_in_fantasyland(request: object) -> bool:
+    """Whether anyone played a stored deal's request in fantasy land."""
+    players = request.get("players") if isinstance(request, Mapping) else None
+    return any(
+        isinstance(p, Mapping) and p.get("in_fantasyland") not in (None, False)
+        for p in players or ()
+    )

@@ -247,6 +247,16 @@ OPTIONS: Final[tuple[Option, ...]] = (
         ("value", "order"),
     ),
     Option(
+        "ace_bonus",
+        "number-or-none",
+        _CHINESE,
+        gettext_noop(
+            "Chi Á: between two players who played rows, the one with more aces collects this"
+            " per ace of the difference; none turns it off."
+        ),
+        bounds=AMOUNT,
+    ),
+    Option(
         "criss_cross",
         "bool",
         _CHINESE,
@@ -278,6 +288,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         gettext_noop("Progressive fantasy land: QQ 14, KK 15, AA 16, trips 17 cards."),
     ),
     Option(
+        "button_stays_in_fantasyland",
+        "bool",
+        _OPEN_FACE,
+        gettext_noop(
+            "The dealer button stays put after a deal in which anyone played in fantasy land."
+        ),
+    ),
+    Option(
         "multipliers",
         "multipliers",
         _BIG_TWO,
@@ -293,6 +311,16 @@ OPTIONS: Final[tuple[Option, ...]] = (
         gettext_noop("Big Two: each 2 still held multiplies that payment."),
         minimum=Decimal(1),
         bounds=Bounds(Decimal(3), 0),
+    ),
+    Option(
+        "two_bonus",
+        "number-or-none",
+        _BIG_TWO,
+        gettext_noop(
+            "Big Two: each 2 still held adds this many units to that payment, after the"
+            " multipliers; none turns it off."
+        ),
+        bounds=AMOUNT,
     ),
     Option(
         "losers_settle",

@@ -208,12 +208,18 @@ def read_leftover(
         raise ScoreError(
             f"{who} has {count} cards left, but nobody holds more than 13", f"{path}.cards_left"
         )
-    if rules.two_multiplier is not None and cards is None and count > 0:
+    for option in ("two_multiplier", "two_bonus"):
+        if getattr(rules, option) is not None and cards is None and count > 0:
+            raise ScoreError(
+                f"{who}: {option} counts the 2s held, so give the cards left, not a count",
+                f"{path}.cards",
+            )
+    pays_for_all = entry.get("pays_for_all", False)
+    if not isinstance(pays_for_all, bool):
         raise ScoreError(
-            f"{who}: two_multiplier counts the 2s held, so give the cards left, not a count",
-            f"{path}.cards",
+            f"{who}: pays_for_all is true or false, got {pays_for_all!r}", f"{path}.pays_for_all"
         )
-    return Leftover(who, count, cards)
+    return Leftover(who, count, cards, pays_for_all)
 
 
 def read_stakes(value: object, names: tuple[str, ...]) -> Stakes:

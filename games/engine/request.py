@@ -9,7 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Final, NamedTuple
 
-from .bigtwo import BigTwoResult, Leftover, score_big_two
+from .bigtwo import BigTwoResult, Leftover, check_pays_for_all, score_big_two
 from .cards import cards_text
 from .errors import ScoreError
 from .games import GAMES, HANDS_FIELD, descriptor_for
@@ -91,6 +91,7 @@ def parse_request(request: object) -> Deal:
                 + (f"got {len(winners)}: {', '.join(winners)}" if winners else "got none"),
                 "players",
             )
+        check_pays_for_all(leftovers, rules)
         deck.check()
         return Deal(rules, names, leftovers=leftovers, stakes=stakes)
     allowed = game.player_fields
@@ -133,6 +134,8 @@ def _pair_json(pair: PairResult, deal: Deal) -> dict[str, Any]:
         "rows": None if pair.rows is None else dict(zip(ROWS, pair.rows, strict=True)),
         "scoop": pair.scoop,
     }
+    if deal.rules.ace_bonus is not None:  # Chi Á: what the aces moved, part of ``units``
+        out["aces"] = decimal_text(pair.aces)
     if deal.stakes is not None:
         out["money"] = decimal_text(pair.units * deal.stakes.pair_value(*pair.players))
     return out
@@ -191,6 +194,8 @@ def render(deal: Deal, result: Result) -> dict[str, Any]:
                 "cards": None if p.cards is None else cards_text(p.cards),
                 "penalty": decimal_text(p.penalty),
                 "winner": p.cards_left == 0,
+                # Only on the one loser who paid for all ("bao", RULES 13).
+                **({"pays_for_all": True} if p.pays_for_all else {}),
             }
             for p in result.players
         ]

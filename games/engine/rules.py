@@ -77,14 +77,18 @@ class Rules:
     false_natural_penalty: Decimal | None = None
     natural_collects_from_surrendered: bool = True
     natural_ranking: Literal["value", "order"] = "value"  # two naturals: by value or kind
+    ace_bonus: Decimal | None = None  # section 13: units per ace more than an opponent's
     criss_cross: bool = False
     # Section 8a: open-face fantasy land (cards dealt in it; None: no fantasy land).
     fantasyland_cards: int | None = None
     pineapple: bool = False  # three cards at a time, one discarded: four discards a hand
     progressive: bool = False
+    # Section 13: the dealer button stays put after a deal anyone played in fantasy land.
+    button_stays_in_fantasyland: bool = True
     # Section 10: Big Two.
     multipliers: tuple[tuple[int, Decimal], ...] = ()
     two_multiplier: Decimal | None = None
+    two_bonus: Decimal | None = None  # section 13: flat units per 2 held, after multipliers
     losers_settle: bool = False
     target_score: Decimal | None = None
 
@@ -134,6 +138,17 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "pineapple": {**_OFC, "max_players": 3, "fantasyland_cards": 14, "pineapple": True},
     "mau-binh-south": {**_MAU_BINH, "wheel": "second"},
     "mau-binh-north": {**_MAU_BINH, "wheel": "low"},
+    # A regional table built only from rules that exist (docs/rules.md gives each value's
+    # source): the South's wheel, aces' own row values in the front and the back.
+    "mau-binh-saigon": {
+        **_MAU_BINH,
+        "wheel": "second",
+        "royalties": {
+            "front": {**ROYALTY_TABLES["mau-binh"]["front"], "trips_A": Decimal(12)},
+            "middle": ROYALTY_TABLES["mau-binh"]["middle"],
+            "back": {**ROYALTY_TABLES["mau-binh"]["back"], "quads_A": Decimal(16)},
+        },
+    },
     "big-two": {"game": "big-two"},
 }
 
@@ -185,6 +200,12 @@ def _check_consistency(rules: Rules) -> None:
         )
     if rules.criss_cross and rules.max_players < 2:  # pragma: no cover - max_players >= 2
         raise RuleError("rules.criss_cross: needs two players", "rules.criss_cross")
+    if rules.two_bonus is not None and (rules.two_multiplier or 1) > 1:
+        raise RuleError(
+            "rules.two_bonus: not together with a two_multiplier above 1 (a 2 is paid one way"
+            " or the other)",
+            "rules.two_bonus",
+        )
     if rules.game == "open-face" and rules.progressive and rules.fantasyland_cards is None:
         raise RuleError(
             "rules.progressive: needs fantasy land (fantasyland_cards)", "rules.progressive"

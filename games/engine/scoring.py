@@ -26,7 +26,7 @@ from .hands import (
 )
 from .ranking import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS, TRIPS
 from .rules import Rules
-from .seats import ScoringTable, Seat, seat_for, table_for
+from .seats import ScoringTable, Seat, ace_units, seat_for, table_for
 from .tables import NATURALS
 
 __all__ = [
@@ -119,6 +119,10 @@ def score_hands(hands: Sequence[Hand], rules: Rules) -> DealResult:
                 pair = PairResult(
                     (a.hand.name, b.hand.name), won, kind, None if played is None else played[1]
                 )
+            aces = ace_units(rules, a, b)
+            if aces:
+                won += aces
+                pair = pair._replace(units=pair.units + aces, aces=aces)
             if won:
                 units[i] += won
                 units[j] -= won

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final, cast
 
-from .cards import RANK_CHARS
+from .cards import RANK_CHARS, RANK_OF
 from .games import GAMES
 from .hands import ONE, ZERO, Foul, Hand, Status
 from .naturals import holds_natural
@@ -110,6 +110,32 @@ def _foul(lowball: bool, raw: tuple[int, int, int]) -> Foul | None:
     if middle > back:
         return ("middle", "back")
     return None
+
+
+_ACE: Final = RANK_CHARS.index("A")
+
+
+def aces_played(seat: Seat) -> int | None:
+    """The aces of a hand that played its rows, for Chi Á (RULES 13: live or fouled, its
+    rows shown); None for one that did not (surrendered, a natural, a false natural, a
+    hand not shown)."""
+    rows = seat.hand.rows
+    if seat.status not in ("live", "fouled") or rows is None or seat.hand.not_shown:
+        return None
+    if seat.false_natural is not None:  # a false natural pays exactly its penalty (RULES 4)
+        return None
+    return sum(1 for row in rows for c in row if RANK_OF[c] == _ACE)
+
+
+def ace_units(rules: Rules, a: Seat, b: Seat) -> Decimal:
+    """Chi Á (option ``ace_bonus``): what ``a`` collects from ``b`` for holding more aces,
+    ``ace_bonus`` x the difference; nothing multiplies it (no scoop, no row value)."""
+    if rules.ace_bonus is None:
+        return ZERO
+    mine, theirs = aces_played(a), aces_played(b)
+    if mine is None or theirs is None:
+        return ZERO
+    return rules.ace_bonus * (mine - theirs)
 
 
 def seat_for(table: ScoringTable, hand: Hand) -> Seat:

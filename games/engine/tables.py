@@ -20,6 +20,7 @@ NATURALS: Final = (
     "same_color_13",
     "same_color_12",
     "five_pairs_trips",
+    "five_consecutive_pairs",
     "six_pairs",
     "three_flushes",
     "three_straights",
@@ -95,6 +96,7 @@ NATURAL_TABLES: Final[dict[str, Mapping[str, Decimal | None]]] = {
         "same_color_13": _d(6),
         "same_color_12": _d(6),
         "five_pairs_trips": _d(6),
+        "five_consecutive_pairs": _d(6),  # RULES 13: in the Mau Binh table from its addition
         "six_pairs": _d(6),
         "three_flushes": _d(6),
         "three_straights": _d(6),

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from games.engine.games import GAMES
+from games.engine.openface import played_in_fantasyland
 from games.models.groups import Group, Player
 from games.models.rules import RuleSet
 
@@ -80,6 +81,17 @@ class Session(models.Model):
     def seated(self) -> dict[str, int]:
         """The seat names, in seat order, with each seat's player id."""
         return {name: pk for pk, name in self.seat_names().items()}
+
+    def button_stays_after(self, last: tuple[int, int | None] | None) -> bool:
+        """Whether the dealer button stays put after the deal numbered ``last[0]``:
+        open-face under ``button_stays_in_fantasyland`` (RULES 13) when anyone played that
+        deal in fantasy land (``games.dealing``). Reads that deal's request only then."""
+        if last is None or not GAMES[self.game].has_fantasyland:
+            return False
+        if not self.rules.get("button_stays_in_fantasyland", False):
+            return False
+        request = self.deals.filter(number=last[0]).values_list("request", flat=True).first()
+        return played_in_fantasyland(request)
 
 
 class SessionSeat(models.Model):

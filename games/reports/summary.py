@@ -182,7 +182,10 @@ def _next_dealer(session: Session) -> str | None:
     """Who deals the session's next deal by default (``games.dealing``)."""
     seats = dict(session.seats.order_by("seat").values_list("name", "seat"))
     last = session.deals.order_by("-number").values_list("number", "dealer").first()
-    return dealer_name(next_dealer(list(seats.values()), last), seats) if seats else None
+    if not seats:
+        return None
+    stays = session.button_stays_after(last)
+    return dealer_name(next_dealer(list(seats.values()), last, stays=stays), seats)
 
 
 def _units_missed(session: Session) -> dict[int, Decimal]:

@@ -24,9 +24,12 @@ def dealer_seat(name: object, seats: Mapping[str, int]) -> int:
     return seats[name.strip()]
 
 
-def deal_dealer(table: DealTable, request_players: object, dealer: str | None) -> int:
+def deal_dealer(
+    table: DealTable, request_players: object, dealer: str | None, session: Session
+) -> int:
     """The seat that deals: the one named, else the next after the previous deal's
-    dealer among the seats whose players play this deal."""
+    dealer among the seats whose players play this deal (the same dealer again when the
+    button stays in fantasy land)."""
     if dealer is not None:
         return dealer_seat(dealer, table.seats)
     entries = request_players if isinstance(request_players, list) else []
@@ -35,7 +38,8 @@ def deal_dealer(table: DealTable, request_players: object, dealer: str | None) -
         for entry in entries
         if isinstance(entry, Mapping) and entry.get("name") in table.seats and not is_sat_out(entry)
     }
-    return next_dealer(list(table.seats.values()), table.last, playing)
+    stays = session.button_stays_after(table.last)
+    return next_dealer(list(table.seats.values()), table.last, playing, stays=stays)
 
 
 def seat_numbers(session: Session) -> dict[str, int]:
@@ -50,7 +54,8 @@ def upcoming_dealer(session: Session) -> str | None:
     if not seats:
         return None
     last = session.deals.order_by("-number").values_list("number", "dealer").first()
-    return dealer_name(next_dealer(list(seats.values()), last), seats)
+    stays = session.button_stays_after(last)
+    return dealer_name(next_dealer(list(seats.values()), last, stays=stays), seats)
 
 
 __all__ = [

@@ -105,7 +105,7 @@ def record_or_replay(
     # as briefly as possible. So is the previous deal's dealer: two deals entered at the
     # same moment may be given the same default dealer (which an edit corrects).
     table = deal_table(session)
-    dealt_by = deal_dealer(table, request_players, dealer)
+    dealt_by = deal_dealer(table, request_players, dealer, session)
     # A deal that needs nothing of the earlier deals (no fantasy land) is also scored before
     # the lock; a refusal waits until the key and the session have been checked, so that a
     # retry is still replayed and a closed session still said to be closed first.

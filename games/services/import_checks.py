@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from games.engine import Rules
 from games.engine.games import GAMES
+from games.engine.stored import as_played, missing
 from games.models import (
     Deal,
     DealRevision,
@@ -104,9 +105,10 @@ def rule_sets(data: Mapping[str, Any]) -> dict[int, RuleSetRow]:
     for path, entry in items(required(data, "rule_sets", ""), "rule_sets"):
         entry = mapping(entry, path)
         version = whole(required(entry, "version", path), at(path, "version"), len(out) + 1)
-        spec = required(entry, "spec", path)
+        # A file from before a preset gained a rule keeps the rules it held (RULES 13).
+        spec, held = as_played(required(entry, "spec", path), required(entry, "rules", path))
         agreed = rules(spec, at(path, "spec"))
-        stored = rules(required(entry, "rules", path), at(path, "rules"))
+        stored = rules(held, at(path, "rules"))
         if stored.mapping != agreed.mapping:
             refuse(at(path, "rules"), "not what its spec gives")
         created_by = username(entry.get("created_by"), at(path, "created_by"))
@@ -187,8 +189,11 @@ def session(
     version = required(entry, "rule_set", path)
     if type(version) is not int or version not in versions:
         refuse(at(path, "rule_set"), f"there is no rule set version {shown(version)}")
-    in_force = rules(required(entry, "rules", path), at(path, "rules"))
+    held = required(entry, "rules", path)
     override = entry.get("rules_override")
+    if override is not None:
+        override = as_played(override, held)[0]
+    in_force = rules(as_played(held, held)[1], at(path, "rules"))
     if override is not None:
         # An open session's own rules are played by deals still to come: bounded as when set.
         open_night = status == Session.Status.OPEN
@@ -306,6 +311,7 @@ def _deal(
     whole(required(entry, "number", path), at(path, "number"), number, why)
     status = choice(required(entry, "status", path), at(path, "status"), Deal.Status.values)
     stored = required(entry, "rules", path)
+    stored = as_played(stored, stored)[1]
     if stored != rules_mapping and rules(stored, at(path, "rules")).mapping != rules_mapping:
         refuse(at(path, "rules"), "not its session's rules, which every deal is scored under")
     seats = tuple(head.seats)
@@ -315,7 +321,7 @@ def _deal(
         deal_request,
         rules_mapping,
         at(path, "request"),
-        required(entry, "result", path),
+        result_as_played(required(entry, "result", path)),
         (deal, seated) if status == Deal.Status.ACTIVE else None,
     )
     revisions = _revisions(entry, path, status, deal_request, rules_mapping, seats)
@@ -344,6 +350,14 @@ def _deal(
         created_by,
         revisions,
     )
+
+
+def result_as_played(result: Any) -> Any:
+    """A stored result whose rules were written before a preset gained a rule, with
+    those rules as they were played (``games.engine.stored``)."""
+    if isinstance(result, Mapping) and missing(result.get("rules")):
+        return {**result, "rules": as_played(result["rules"], result["rules"])[1]}
+    return result
 
 
 def _dealer(name: Any, path: str, seats: Sequence[str]) -> int | None:
@@ -385,7 +399,10 @@ def _revisions(
         if after_void and before != out[-1].request:
             refuse(at(where, "request"), "a restore keeps the deal as it was voided")
         result, _ = rescored(
-            before, rules_mapping, at(where, "request"), required(revision, "result", where)
+            before,
+            rules_mapping,
+            at(where, "request"),
+            result_as_played(required(revision, "result", where)),
         )
         reason = free_text(
             revision.get("reason", ""), at(where, "reason"), max_length=REASON_LENGTH

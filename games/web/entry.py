@@ -47,6 +47,7 @@ class SeatEntry:
     natural: str = ""
     cards: str = ""  # Big Two: the cards left, if given
     cards_left: str = ""  # Big Two: their count
+    pays_for_all: bool = False  # Big Two: this loser pays for all ("bao", RULES 13)
     sat_out: bool = False  # the player sits this deal out: no cards, nothing checked
     not_shown: bool = False  # the hand was declared fouled without being shown
     royalties: tuple[str, ...] = ()  # rows whose royalty was declared (royalties_declared)
@@ -90,6 +91,7 @@ def read_entries(data: Mapping[str, Any], names: Sequence[str]) -> list[SeatEntr
                 sat_out=bool(data.get(p + SAT_OUT)),
                 not_shown=bool(data.get(p + "fouled")),
                 royalties=tuple(row for row in ROWS if data.get(f"{p}royalty-{row}")),
+                pays_for_all=bool(data.get(p + "pays_for_all")),
                 **values,
             )
         )
@@ -122,6 +124,7 @@ def entries_from_request(
                 sat_out=is_sat_out(p),
                 not_shown=p.get("fouled") is True,
                 royalties=tuple(p.get("royalties") or ()),
+                pays_for_all=p.get("pays_for_all") is True,
             )
         )
     return entries
@@ -148,6 +151,8 @@ def request_players(
                 count = entry.cards_left.strip()
                 # Anything but plain digits goes as typed, for the engine to refuse.
                 player["cards_left"] = int(count) if _COUNT.fullmatch(count) else count
+            if entry.pays_for_all:
+                player["pays_for_all"] = True
         else:
             rows = {row: getattr(entry, row) for row in ROWS if getattr(entry, row).strip()}
             if entry.natural and not rows and entry.cards13.strip():

@@ -237,7 +237,12 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "review": _review(last, rules),
         "closed_at_target": closed,
         "deals": _deal_rows(deals, names, rules, seats),
-        "next_dealer": dealer_name(next_dealer(list(seats.values()), last_dealt), seats)
+        "next_dealer": dealer_name(
+            next_dealer(
+                list(seats.values()), last_dealt, stays=session.button_stays_after(last_dealt)
+            ),
+            seats,
+        )
         if seats
         else None,
         "events": list(session.events.select_related("by")),

@@ -47,6 +47,10 @@ RULE_SPECS: tuple[Any, ...] = (
     # A fouled hand still played row by row after its penalty.
     {"preset": "standard", "fouled_hand": "played"},
     {"preset": "classic-2-4", "fouled_hand": "played"},
+    # Chi Á (RULES 13): the same for every setting, counted against every player of rows.
+    {"preset": "mau-binh-south", "ace_bonus": "1"},
+    {"preset": "classic-1-6", "ace_bonus": "2", "fouled_hand": "played"},
+    "mau-binh-saigon",
 )
 # Quads, a full house and a pair: nothing else is sensible.
 OBVIOUS = "As Ad Ah Ac 2c Ks Kd Kh 7c 7d Qs Qd 3h"
@@ -218,7 +222,7 @@ def test_array_scoring_equals_score_hands(spec: Any) -> None:
         cards: list[Card] = [c for row in hands[0].rows or () for c in row]
         h13 = Hand13(cards, rules)
         others = [seat_for(table, h) for h in hands[1:]]
-        fast = table_units(table, h13.rows, others)
+        fast = table_units(table, h13.rows, others, h13.aces)
         for at in rng.sample(range(len(h13.legal)), 40):
             setting = h13.setting(int(h13.legal[at]))
             seated = [hands[0]._replace(rows=setting.rows), *hands[1:]]
@@ -239,7 +243,7 @@ def test_array_scoring_counts_a_scoop_of_the_whole_table() -> None:
             cards = rest[13 * k : 13 * (k + 1)]
             hands.append(Hand(NAMES[k + 1], arrange_heuristic(cards, rules).rows))
         h13 = Hand13(winner, rules)
-        fast = table_units(table, h13.rows, [seat_for(table, h) for h in hands[1:]])
+        fast = table_units(table, h13.rows, [seat_for(table, h) for h in hands[1:]], h13.aces)
         best = h13.setting(int(h13.legal[int(np.argmax(fast))]))
         seated = [hands[0]._replace(rows=best.rows), *hands[1:]]
         assert Decimal(str(fast.max())) == score_hands(seated, rules).players[0].units

@@ -125,7 +125,7 @@ DECLARED = ("fouled", "royalties", "cards")  # RULES 12
                 "display_name": "Big Two",
                 "default_preset": "big-two",
                 "shape": "leftovers",
-                "player_fields": {"name", "cards", "cards_left"},
+                "player_fields": {"name", "cards", "cards_left", "pays_for_all"},
                 "hand_fields": set(),
                 "rows": (),
                 "has_naturals": False,

@@ -20,6 +20,7 @@ THIRTEEN_CARD_PRESETS = (
     "classic-2-4",
     "mau-binh-south",
     "mau-binh-north",
+    "mau-binh-saigon",
     "ofc",
     "pineapple",
 )
@@ -47,6 +48,7 @@ def rule_specs(draw: st.DrawFn) -> dict[str, Any]:
         options["false_natural_penalty"] = st.one_of(st.none(), amounts)
         options["natural_collects_from_surrendered"] = st.booleans()
         options["naturals"] = st.sampled_from(["none", "baseline", "mau-binh"])
+        options["ace_bonus"] = st.one_of(st.none(), amounts)  # Chi Á (RULES 13)
     for name, strategy in options.items():
         if draw(st.booleans()):
             spec[name] = draw(strategy)
@@ -152,6 +154,7 @@ def test_seating_order_changes_nothing(request: dict[str, Any], random: Any) -> 
 @given(deals())
 def test_fouled_opponent_is_never_worth_less_than_a_legal_one(request: dict[str, Any]) -> None:
     rules = {**request["rules"], "foul_penalty": "sweep", "foul_pays_royalties": True}
+    rules.pop("ace_bonus", None)  # Chi Á depends on each opponent's aces, not on the foul
     result = score_request({**request, "rules": rules})
     pairs = _pairs(result)
     live = [p["name"] for p in result["players"] if _is_live(p)]

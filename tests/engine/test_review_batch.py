@@ -91,7 +91,7 @@ def test_scoring_by_cell_gives_each_setting_its_own_units(spec: Any) -> None:
         hands = _random_deal(rng, rules)
         ((h13, rows),) = _hands13([[c for row in hands[0].rows or () for c in row]], rules)
         others = [seat_for(table, h) for h in hands[1:]]
-        direct = table_units(table, _legal_rowset(rows), others)
+        direct = table_units(table, _legal_rowset(rows), others, h13.aces)
         assert np.array_equal(_cell_units(h13, rows, others), direct)
         # With fewer settings than cells the settings are scored directly, to the same end.
         h13.legal = h13.legal[:1]

@@ -270,6 +270,8 @@ BROADWAY = "Tc Jd Qd Kc Ad"
         ),
         pytest.param("mau-binh-south", KING_HIGH, 1, id="mau-binh-south: wheel second > K-hi"),
         pytest.param("mau-binh-north", KING_HIGH, -1, id="mau-binh-north: wheel low < K-hi"),
+        # The Saigon preset is a Southern table: the wheel second there too.
+        pytest.param("mau-binh-saigon", KING_HIGH, 1, id="mau-binh-saigon: wheel second > K-hi"),
     ],
 )
 def test_wheel_straight(rules: Any, bob_middle: str, ann: int) -> None:

@@ -14,7 +14,7 @@ from typing import Final, NamedTuple
 
 import numpy as np
 
-from ..cards import Card
+from ..cards import RANK_CHARS, RANK_OF, Card
 from ..rules import Rules
 from ..seats import ScoringTable
 from .splits import (
@@ -29,6 +29,8 @@ from .splits import (
     row_royalties,
 )
 from .versus import best_royalties_only, row_outcomes, versus_live
+
+_ACE: Final = RANK_CHARS.index("A")
 
 
 class Choice(NamedTuple):
@@ -161,7 +163,8 @@ def arrange_expected(
             rest = np.setdiff1d(rest, layer, assume_unique=True)
         kept = np.concatenate(layers)
         candidates, legal_rows = candidates[kept], legal_rows.take(kept)
-    opponents = _opponents(table, sample_hands(h13.cards, samples, seed))
+    dealt = sample_hands(h13.cards, samples, seed)
+    opponents = _opponents(table, dealt)
     expected = np.empty(len(candidates))
     o = Rowset(
         opponents.f[None, :],
@@ -184,6 +187,9 @@ def arrange_expected(
         else:
             units = versus_live(table, c, o, wins, losses, 2.0, 2.0)
         expected[start : start + len(part.f)] = units.mean(axis=1)
+    if rules.ace_bonus is not None:  # Chi Á: the same for every setting, so added once
+        their_aces = sum(1 for card in dealt.ravel() if RANK_OF[int(card)] == _ACE) / samples
+        expected += float(rules.ace_bonus) * (h13.aces - their_aces)
     ranked = np.argsort(-expected, kind="stable")[: top + 1]
     choices = [Choice(h13.setting(int(candidates[i])), float(expected[i])) for i in ranked]
     natural: str | None = None

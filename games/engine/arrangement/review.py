@@ -83,7 +83,7 @@ def review(deal: DealResult | Sequence[Hand], rules: Rules, player_index: int) -
     actual = score_hands(hands, rules).players[player_index]
     others = [seat_for(table, h) for k, h in enumerate(hands) if k != player_index]
     legal = h13.legal
-    units = table_units(table, h13.rows, others)
+    units = table_units(table, h13.rows, others, h13.aces)
     top = int(legal[int(np.argmax(units))])
     best = h13.setting(top)
     best_units = exact_units(hands, rules, player_index, best)
@@ -136,7 +136,7 @@ def review_fantasyland(
     top: tuple[float, Setting, tuple[Card, ...]] | None = None
     for dropped in combinations(sorted(dealt, reverse=True), len(dealt) - 13):
         h13 = Hand13([c for c in dealt if c not in dropped], rules)
-        units = table_units(table, h13.rows, others)
+        units = table_units(table, h13.rows, others, h13.aces)
         at = int(np.argmax(units))
         if top is None or float(units[at]) > top[0]:
             top = (float(units[at]), h13.setting(int(h13.legal[at])), dropped)

@@ -86,7 +86,7 @@ def _cell_units(h13: Hand13, rows: tuple[_Subsets, ...], others: Sequence[Seat])
     setting takes its cell's units: the same floats, from far fewer array elements.
     """
     if not h13.table.has_royalties:  # a few array passes a setting: cells do not pay
-        return table_units(h13.table, _legal_rowset(rows), others)
+        return table_units(h13.table, _legal_rowset(rows), others, h13.aces)
     inverse: list[Ints] = []
     picked: list[tuple[Ints, Floats]] = []
     for row, sub in enumerate(rows):
@@ -107,11 +107,11 @@ def _cell_units(h13: Hand13, rows: tuple[_Subsets, ...], others: Sequence[Seat])
     sizes = [len(v) for v, _r in picked]
     cells = sizes[0] * sizes[1] * sizes[2]
     if cells >= len(h13.legal):  # no fewer cells than settings: score the settings
-        return table_units(h13.table, _legal_rowset(rows), others)
+        return table_units(h13.table, _legal_rowset(rows), others, h13.aces)
     grid = np.indices(sizes).reshape(3, -1)
     reps = [(v[g], r[g]) for (v, r), g in zip(picked, grid, strict=True)]
     rowset = Rowset(reps[0][0], reps[1][0], reps[2][0], (reps[0][1], reps[1][1], reps[2][1]))
-    per_cell = table_units(h13.table, rowset, others)
+    per_cell = table_units(h13.table, rowset, others, h13.aces)
     key = (inverse[0][rows[0].at] * sizes[1] + inverse[1][rows[1].at]) * sizes[2]
     key += inverse[2][rows[2].at]
     units: Floats = per_cell[key]

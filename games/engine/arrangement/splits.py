@@ -16,7 +16,7 @@ from typing import Any, Final, NamedTuple, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import RANK_OF, SUIT_OF, Card, cards_text
+from ..cards import RANK_CHARS, RANK_OF, SUIT_OF, Card, cards_text
 from ..games import GAMES
 from ..hands import Rows
 from ..naturals import holds_natural
@@ -28,6 +28,7 @@ Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
+_ACE: Final = RANK_CHARS.index("A")
 SPLITS: Final = 72_072  # C(13, 5) backs x C(8, 5) middles
 _THREES: Final = tuple(combinations(range(13), 3))
 FIVES: Final = tuple(combinations(range(13), 5))
@@ -185,6 +186,11 @@ class Hand13:
             row_royalties(table, 2, fives)[bi[at]],
         )
         self.rows = Rowset(front[at], middle[at], back[at], royalties)
+
+    @property
+    def aces(self) -> int:
+        """How many aces the 13 cards hold (Chi Á, option ``ace_bonus``)."""
+        return sum(1 for c in self.cards if RANK_OF[c] == _ACE)
 
     def setting(self, split: int) -> Setting:
         c = self.cards

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..rules import Rules
-from ..seats import ScoringTable, Seat
+from ..seats import ScoringTable, Seat, aces_played
 from .splits import Bools, Floats, Ints, Rowset
 
 # Scoring a candidate (``c``, arrays) against one opponent (``o``): the pairwise rules of
@@ -109,8 +109,11 @@ def _seat_rowset(table: ScoringTable, seat: Seat) -> Rowset:
     return Rowset(f, m, b, (r[0], r[1], r[2]))
 
 
-def table_units(table: ScoringTable, c: Rowset, others: Sequence[Seat]) -> Floats:
-    """Units a live candidate (arrays of settings) wins at a table of ``others``."""
+def table_units(
+    table: ScoringTable, c: Rowset, others: Sequence[Seat], aces: int | None = None
+) -> Floats:
+    """Units a live candidate (arrays of settings) wins at a table of ``others``; ``aces``:
+    how many the candidate's 13 cards hold, needed under ``ace_bonus``."""
     rules = table.rules
     n = len(others) + 1
     live = [o for o in others if o.status == "live"]
@@ -150,7 +153,23 @@ def table_units(table: ScoringTable, c: Rowset, others: Sequence[Seat]) -> Float
             value = rules.naturals[o.natural]
             assert value is not None
             units = units - float(value)
+    if rules.ace_bonus is not None:
+        units = units + ace_term(rules, aces, others)
     return units
+
+
+def ace_term(rules: Rules, aces: int | None, others: Sequence[Seat]) -> float:
+    """Chi Á (``seats.ace_units``) for a candidate that plays rows holding ``aces``: the
+    same for every setting of its cards."""
+    if aces is None:
+        raise ValueError("ace_bonus: the candidate's aces are needed")
+    assert rules.ace_bonus is not None
+    total = 0
+    for o in others:
+        theirs = aces_played(o)
+        if theirs is not None:
+            total += aces - theirs
+    return float(rules.ace_bonus) * total
 
 
 def _scoops_others(rules: Rules, seat: Seat, others: Sequence[Seat]) -> bool:
