@@ -206,7 +206,7 @@ def _night_counts(scope: Scope) -> dict[tuple[int, str], dict[str, Any]]:
     else:
         stored = active.filter(tally__isnull=False).values_list("session_id", "tally")
         for session_id, deal in stored.iterator(CHUNK):
-            add(session_id, deal)
+            add(session_id, deal or {})
     older = active.filter(tally__isnull=True).values_list("session_id", "result", "request")
     for session_id, result, request in older.iterator(CHUNK):
         add(session_id, tally(result, request))
@@ -309,7 +309,7 @@ def season(
         pair["deals"] += deals
 
     ordered = list(nights.values())
-    players = []
+    players: list[dict[str, Any]] = []
     for pk, total in totals.items():
         units = sum((n["players"][pk]["units"] for n in ordered if pk in n["players"]), ZERO)
         money = sum((n["players"][pk]["money"] for n in ordered if pk in n["players"]), ZERO)
