@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from games import reports
 from games.engine.games import GAMES
 from games.models import Group
-from games.present import GAME_NAMES, money_in, number, signed
+from games.present import GAME_NAMES, money, money_in, number, signed
 from games.sheets.season_charts import COLOURS, head_to_head_chart, nights_chart
 
 ZERO = Decimal(0)
@@ -140,7 +140,7 @@ def season_data(
                 "nights": row["nights"],
                 "deals": row["deals"],
                 "units": signed(row["units"]),
-                "money": money_in(row["money"], currency),
+                "money": money(row["money"], sign=True),
                 "units_per_deal": per_deal_text(row["units_per_deal"]),
                 "fouls": row["fouls"],
                 "surrenders": row["surrenders"],
@@ -195,6 +195,7 @@ def season_data(
     ]
     return {
         "group": group,
+        "currency": currency,
         "report": report,
         "span": span,
         "game": game,
