@@ -95,6 +95,7 @@ def nights_chart(
         return top + plot_h * (high - value) / (high - low)
 
     ink = "currentColor" if page else "#444"
+    axis = gettext("night")
     parts = _open(shape, page, title, "nights")
     for tick in ticks:
         grid = f' class="{"zero" if tick == 0 else "grid"}"' if page else ""
@@ -117,7 +118,7 @@ def nights_chart(
             )
     parts.append(
         f'<text x="{left + plot_w / 2:.1f}" y="{shape.height - 2}" text-anchor="middle" '
-        f'fill="{ink}">{escape(gettext("night"))}</text>'
+        f'fill="{ink}">{escape(axis)}</text>'
     )
     for index, (name, line) in enumerate(series.items()):
         stroke = colour(index)
@@ -210,12 +211,14 @@ def head_to_head_chart(
                 continue
             money, deals = cell
             cx = left + cell_w / 2
+            # TRANSLATORS: the deals two players played together, in a matrix cell
+            together = gettext("%(count)s d.") % {"count": deals}
             parts.append(
                 f'<text x="{cx:.1f}" y="{top + cell_h * 0.45:.1f}" text-anchor="middle" '
                 f'fill="#222" class="amount">{escape(compact(money))}</text>'
                 f'<text x="{cx:.1f}" y="{top + cell_h * 0.82:.1f}" text-anchor="middle" '
                 f'fill="#555" class="deals">'
-                f"{escape(gettext('%(count)s d.') % {'count': deals})}</text>"
+                f"{escape(together)}</text>"
             )
     parts.append("</svg>")
     return "".join(parts)
