@@ -25,8 +25,8 @@ from games.reports.season import COUNTED, QUERIES, Span, season, span, trend
 from tests.services.hands import deal, fouled
 
 D = Decimal
-SUMMED = ("deals", "units", "money", "fouls", "surrenders", "scoops", "naturals")
-SUMMED += ("royalties", "royalty_rows", "units_missed")
+SUMMED: tuple[str, ...] = ("deals", "units", "money", "fouls", "surrenders", "scoops")
+SUMMED += ("naturals", "royalties", "royalty_rows", "units_missed")
 
 
 def by_name(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
