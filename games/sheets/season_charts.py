@@ -43,14 +43,16 @@ def _text(value: float) -> str:
 
 
 def compact(amount: Decimal) -> str:
-    """An amount short enough for a matrix cell: signed, whole from 100 on, in thousands
-    ("12k") from 10,000 on."""
+    """An amount short enough for a matrix cell: signed, to a tenth from 10 on, whole from
+    100 on, in thousands ("12k") from 10,000 on (the table beside it is exact)."""
     sign = "+" if amount > 0 else "-" if amount < 0 else ""
     size = abs(amount)
     if size >= 10000:
         text = f"{(size / 1000).quantize(Decimal(1))}k"
     elif size >= 100:
         text = str(size.quantize(Decimal(1)))
+    elif size >= 10:
+        text = decimal_text(size.quantize(Decimal("0.1")))
     else:
         text = decimal_text(size.quantize(Decimal("0.01")))
     return sign + text
@@ -166,8 +168,9 @@ def head_to_head_chart(
     together; an empty cell, a pair who never met."""
     count = max(1, len(names))
     width = 360 if page else 700
-    font = 12.0 if page else 11.0
-    label_w = 64 if page else 110
+    # The page's text as the night chart's, so that it reads at 12 px or more at 360 px.
+    font = PAGE.font if page else 11.0
+    label_w = 60 if page else 110
     cell_w = (width - label_w - 4) / count
     cell_h = font * 3.2
     head_h = font * 2
