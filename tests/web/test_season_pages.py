@@ -88,3 +88,23 @@ def test_the_season_in_vietnamese(
     as_bob.post("/language/", {"language": "vi", "next": "/"})
     html = as_bob.get(f"/groups/{group.pk}/season/?range=all").content.decode()
     assert "Mùa giải" in html
+
+
+def test_a_big_two_season_in_its_own_terms(
+    as_bob: Client, bob: User, group: Group, players: dict[str, Player], alice: User
+) -> None:
+    session = services.start_session(
+        group, [players["Ann"], players["Bob"], players["Cy"]], alice, game="big-two"
+    )
+    services.record_deal(
+        session,
+        [
+            {"name": "Ann", "cards_left": 0},
+            {"name": "Bob", "cards_left": 5},
+            {"name": "Cy", "cards_left": 3},
+        ],
+        bob,
+    )
+    html = as_bob.get(f"/groups/{group.pk}/season/?range=all").content.decode()
+    assert "Cards left" in html and "Wins" in html
+    assert "Fouls" not in html and "Scoops given" not in html and "Missed per deal" not in html
