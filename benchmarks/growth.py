@@ -19,10 +19,17 @@ PostgreSQL database, GROWTH_ONLY=ledger the figures whose name holds that text (
 comma-separated: GROWTH_ONLY=scoreboard,summary). The
 queries are counted during the first timed round. Each figure's target is
 printed beside it, and how each cost grows from the smallest size to the largest.
+
+Then the season (GROWTH_ONLY=season for it alone): a group of six players with 100
+weekly nights of 50 deals (5,000 deals, four of the six seated each night, rotating),
+stored as above with a review line per seated player and deal; timed are the season
+report itself (``games.reports.season``, in this process), the API's
+``groups/{id}/season/``, the season page and a player's season page.
 """
 
 from __future__ import annotations
 
+import datetime
 import os
 import random
 import statistics
@@ -53,7 +60,8 @@ from rest_framework.test import APIClient  # noqa: E402
 
 from games import services  # noqa: E402
 from games.engine import score_request  # noqa: E402
-from games.models import Deal, LedgerEntry, ReviewLine, Session  # noqa: E402
+from games.models import Deal, Group, LedgerEntry, ReviewLine, Session  # noqa: E402
+from games.reports.season import season  # noqa: E402
 from games.services.deals import ledger_entries  # noqa: E402
 
 SIZES = [int(n) for n in os.environ.get("GROWTH_SIZES", "1000,10000,50000").split(",")]
@@ -79,6 +87,106 @@ TARGETS = {
     "ledger JSON": "50,000 deals: first byte within 200 ms, peak under 50 MiB",
     "ledger CSV": "50,000 deals: first byte within 200 ms, peak under 50 MiB",
 }
+SEASON_NIGHTS = int(os.environ.get("GROWTH_SEASON_NIGHTS", "100"))
+SEASON_DEALS = int(os.environ.get("GROWTH_SEASON_DEALS", "50"))
+SEASON_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
+SEASON_TARGET = "under 300 ms, a fixed number of queries"
+
+
+def build_season(owner: User, rng: random.Random) -> Group:
+    """A group of six with ``SEASON_NIGHTS`` weekly nights of ``SEASON_DEALS`` deals each."""
+    began = time.perf_counter()
+    group = services.create_group(owner, "Season club", "EUR", "0.5", "classic-1-6")
+    six = [services.add_player(group, name, by=owner) for name in SEASON_NAMES]
+    services.set_pair_stake(group, six[0], six[1], 2, by=owner)
+    first = datetime.date(2025, 1, 3)
+    for night in range(SEASON_NIGHTS):
+        seats = [six[(night + k) % len(six)] for k in range(4)]
+        session = services.start_session(
+            group, seats, owner, date=first + datetime.timedelta(weeks=night)
+        )
+        seated = session.seated()
+        names = list(seated)
+        deals = []
+        for number in range(1, SEASON_DEALS + 1):
+            players = random_request(rng)["players"]
+            for player, name in zip(players, names, strict=True):
+                player["name"] = name
+            stakes = {"unit_value": "0.5", "pairs": []}
+            request = {"players": players, "stakes": stakes}
+            result = score_request({"rules": session.rules, **request})
+            deals.append(bench_deal(session, owner, number, request, result))
+        Deal.objects.bulk_create(deals, batch_size=500)
+        active = [deal for deal in deals if deal.status == Deal.Status.ACTIVE]
+        LedgerEntry.objects.bulk_create(
+            (entry for deal in active for entry in ledger_entries(deal, deal.result, seated)),
+            batch_size=2000,
+        )
+        ReviewLine.objects.bulk_create(
+            (
+                ReviewLine(deal=deal, player=player, units_missed=rng.randrange(0, 13))
+                for deal in deals
+                for player in seats
+            ),
+            batch_size=2000,
+        )
+        Session.objects.filter(pk=session.pk).update(last_deal_number=SEASON_DEALS)
+    print(
+        f"  (built {SEASON_NIGHTS} nights of {SEASON_DEALS} deals for six players"
+        f" in {time.perf_counter() - began:.1f} s)"
+    )
+    return group
+
+
+def time_report(group: Group) -> dict[str, Any]:
+    """The season report called in this process: median of ROUNDS, and its queries."""
+    season(group)  # warm
+    queries: list[str] = []
+
+    def count(execute: Any, sql: str, *args: Any) -> Any:
+        queries.append(sql)
+        return execute(sql, *args)
+
+    walls = []
+    for k in range(ROUNDS):
+        start = time.perf_counter()
+        if k == 0:
+            with connection.execute_wrapper(count):
+                season(group)
+        else:
+            season(group)
+        walls.append(time.perf_counter() - start)
+    walls.sort()
+    return {
+        "median": statistics.median(walls),
+        "min": walls[0],
+        "max": walls[-1],
+        "queries": len(queries),
+    }
+
+
+def measure_season(owner: User, web: Client, api: APIClient, rng: random.Random) -> None:
+    group = build_season(owner, rng)
+    ann = group.players.get(name="Ann").pk
+    deals = SEASON_NIGHTS * SEASON_DEALS
+    got = time_report(group)
+    rows = [("season report", got)]
+    for figure in (
+        Figure("season API", api, f"/api/v1/groups/{group.pk}/season/"),
+        Figure("season page", web, f"/groups/{group.pk}/season/?range=all"),
+        Figure("player season", web, f"/groups/{group.pk}/season/players/{ann}/?range=all"),
+    ):
+        rows.append((figure.label, figure.measure(deals)))
+    print()
+    print(f"the season: {SEASON_NIGHTS} nights x {SEASON_DEALS} deals ({deals:,}), six players")
+    print("| what | median (min-max) | queries | answer | target |")
+    print("|---|---|---|---|---|")
+    for label, row in rows:
+        size = size_text(row["bytes"]) if "bytes" in row else "-"
+        print(
+            f"| {label} | {row['median'] * 1000:.0f} ms ({row['min'] * 1000:.0f}-"
+            f"{row['max'] * 1000:.0f}) | {row['queries']} | {size} | {SEASON_TARGET} |"
+        )
 
 
 def grow(session: Session, owner: User, upto: int, rng: random.Random) -> None:
@@ -231,7 +339,7 @@ def main() -> None:
         figures = [figure for figure in figures if any(o in figure.label for o in only)]
         rng = random.Random(2026)
         table: dict[str, dict[int, dict[str, Any]]] = {f.label: {} for f in figures}
-        for size in SIZES:
+        for size in SIZES if figures else ():
             grow(session, owner, size, rng)
             for figure in figures:
                 table[figure.label][size] = got = figure.measure(size)
@@ -241,36 +349,44 @@ def main() -> None:
                     f" {got['first'] * 1000:6.0f} ms, {size_text(got['bytes']):>9},"
                     f" peak {got['peak'] / 2**20:6.1f} MiB, {got['queries']} queries"
                 )
-        print()
-        print(
-            "| what | "
-            + " | ".join(f"{size:,} deals" for size in SIZES)
-            + " | target | how it grows (time; bytes; memory) | before |"
-        )
-        print("|---|" + "---|" * (len(SIZES) + 3))
-        for label, by_size in table.items():
-            cells = [
-                f"{g['median'] * 1000:.0f} ms, {size_text(g['bytes'])}, {g['peak'] / 2**20:.1f} MiB"
-                + (f", first {g['first'] * 1000:.0f} ms" if g["first"] < g["median"] * 0.9 else "")
-                + f", {g['queries']} queries"
-                for g in by_size.values()
-            ]
-            before = "; ".join(f"{n:,}: {text}" for n, text in BEFORE.get(label, {}).items())
-            small, large = by_size[SIZES[0]], by_size[SIZES[-1]]
-            ratio = SIZES[-1] / SIZES[0]
-            grows = "; ".join(
-                growth(small[key], large[key], ratio) for key in ("median", "bytes", "peak")
-            )
+        if table:
+            print()
             print(
-                f"| {label} | " + " | ".join(cells) + f" | {TARGETS.get(label, '')} | {grows}"
-                f" | {before} |"
+                "| what | "
+                + " | ".join(f"{size:,} deals" for size in SIZES)
+                + " | target | how it grows (time; bytes; memory) | before |"
             )
+            print("|---|" + "---|" * (len(SIZES) + 3))
+            for label, by_size in table.items():
+                cells = [
+                    f"{g['median'] * 1000:.0f} ms, {size_text(g['bytes'])},"
+                    f" {g['peak'] / 2**20:.1f} MiB"
+                    + (
+                        f", first {g['first'] * 1000:.0f} ms"
+                        if g["first"] < g["median"] * 0.9
+                        else ""
+                    )
+                    + f", {g['queries']} queries"
+                    for g in by_size.values()
+                ]
+                before = "; ".join(f"{n:,}: {text}" for n, text in BEFORE.get(label, {}).items())
+                small, large = by_size[SIZES[0]], by_size[SIZES[-1]]
+                ratio = SIZES[-1] / SIZES[0]
+                grows = "; ".join(
+                    growth(small[key], large[key], ratio) for key in ("median", "bytes", "peak")
+                )
+                print(
+                    f"| {label} | " + " | ".join(cells) + f" | {TARGETS.get(label, '')} | {grows}"
+                    f" | {before} |"
+                )
         for size in SIZES if "session end" in table and "API summary" in table else ():
             end, api_summary = table["session end"][size], table["API summary"][size]
             print(
                 f"session end / API summary at {size:,} deals:"
                 f" {end['median'] / api_summary['median']:.2f}"
             )
+        if any(o in "season" for o in only):
+            measure_season(owner, web, api, rng)
     finally:
         teardown_databases(old, verbosity=0)
         scratch.cleanup()

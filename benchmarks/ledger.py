@@ -60,7 +60,7 @@ def bench_deal(
         request=request,
         rules=session.rules,
         result=result,
-        tally=tally(result),
+        tally=tally(result, request),
         status=Deal.Status.VOID if number % 100 == 50 else Deal.Status.ACTIVE,
         created_by=owner,
         # A stand-in review: the summary only counts reviewed deals and adds up the review

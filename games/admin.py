@@ -294,10 +294,23 @@ class DocumentAdmin(admin.ModelAdmin):
     """Rendered PDFs: to look at and to delete (their files go with them); they are asked
     for through the API or the pages, never added here."""
 
-    list_display = ("session", "kind", "player", "paper", "status", "requested_at", "finished_at")
+    list_display = (
+        "session",
+        "group",
+        "kind",
+        "player",
+        "paper",
+        "status",
+        "requested_at",
+        "finished_at",
+    )
     list_filter = ("status", "kind")
     readonly_fields = (
         "session",
+        "group",
+        "date_from",
+        "date_to",
+        "game",
         "kind",
         "player",
         "paper",

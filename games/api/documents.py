@@ -1,15 +1,17 @@
 """PDF documents of a session: ask for one (202 and a status URL), poll it, download it.
 
-``POST sessions/{id}/sheets/`` and ``POST sessions/{id}/ledgers/?player=ID`` queue the
-rendering; ``GET documents/{id}/`` reads its status from the ``Document`` row; ``GET
-documents/{id}/download/`` serves the stored file. Documents are as private as the rest of
-the group's data: another group's session or document answers 404.
+``POST sessions/{id}/sheets/``, ``POST sessions/{id}/ledgers/?player=ID`` and ``POST
+groups/{id}/season/pdf/?from=&to=`` queue the rendering; ``GET documents/{id}/`` reads its
+status from the ``Document`` row; ``GET documents/{id}/download/`` serves the stored file.
+Documents are as private as the rest of the group's data: another group's session,
+group or document answers 404.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.http import FileResponse, QueryDict
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -23,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.groups import current_user, member_groups, validated
-from games.api.reports import user_session
+from games.api.reports import SEASON_PARAMETERS, SeasonQuery, user_group, user_session
 from games.api.schema import CONFLICT
 from games.errors import ServiceError, error_body
 from games.models import Document, Player, Session
@@ -51,6 +53,9 @@ def document_status(request: Request, document: Document) -> dict[str, Any]:
         "url": _api_url(request, "document-detail", document.pk),
         "kind": document.kind,
         "session": document.session_id,
+        "group": document.group_id if document.session_id is None else None,
+        "date_from": document.date_from,
+        "date_to": document.date_to,
         "player": document.player_id,
         "paper": document.paper,
         "status": document.status,
@@ -125,6 +130,31 @@ def session_ledgers(request: Request, pk: int) -> Response:
     return _requested(request, document, created)
 
 
+@extend_schema(
+    request=PaperChoice,
+    parameters=SEASON_PARAMETERS,
+    responses={202: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+    description=REQUEST_DOC,
+)
+@api_view(["POST"])
+def group_season_pdf(request: Request, pk: int) -> Response:
+    """Ask for the group's season between ``from`` and ``to`` (of one ``game``, or all) as
+    a PDF: the players' table, the charts and the head-to-head."""
+    group = user_group(request, pk)
+    body = _body(request)
+    query = validated(SeasonQuery, body)
+    paper = validated(PaperChoice, body)["paper"]
+    document, created = documents.request_season_document(
+        group,
+        current_user(request),
+        date_from=query.get("from"),
+        date_to=query.get("to"),
+        game=query.get("game", ""),
+        paper=paper,
+    )
+    return _requested(request, document, created)
+
+
 def _seated_player(session: Session, player_id: int) -> Player:
     player = session.players.filter(pk=player_id).first()
     if player is None:
@@ -133,8 +163,9 @@ def _seated_player(session: Session, player_id: int) -> Player:
 
 
 def user_document(request: Request, pk: int) -> Document:
-    visible = Document.objects.filter(session__group__in=member_groups(request.user))
-    return get_object_or_404(visible.select_related("session__group", "player"), pk=pk)
+    groups = member_groups(request.user)
+    visible = Document.objects.filter(Q(session__group__in=groups) | Q(group__in=groups))
+    return get_object_or_404(visible.select_related("session__group", "player", "group"), pk=pk)
 
 
 @extend_schema(responses=OpenApiTypes.OBJECT)

@@ -30,6 +30,7 @@ from games import reports, services
 from games.api.groups import current_user, member_groups, validated
 from games.api.limits import OWN_BODY_LIMIT
 from games.api.schema import refusal
+from games.engine.games import GAMES
 from games.errors import ServiceError, error_body
 from games.models import Deal, Group, ImportJob, Session
 from games.services import imports, transfer
@@ -198,6 +199,100 @@ def group_standings(request: Request, pk: int) -> Response:
     query = validated(DateRange, request.query_params)
     standings = reports.group_standings(group, query.get("date_from"), query.get("date_to"))
     return Response(reports.jsonable(standings))
+
+
+class SeasonQuery(serializers.Serializer[Any]):
+    """``from``, ``to`` (both included, either open) and ``game``: the season's nights."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {
+            "from": serializers.DateField(required=False),
+            "to": serializers.DateField(required=False),
+            "game": serializers.ChoiceField(choices=sorted(GAMES), required=False),
+        }
+
+
+SEASON_PARAMETERS = [
+    OpenApiParameter("from", OpenApiTypes.DATE, description="nights on or after (YYYY-MM-DD)"),
+    OpenApiParameter("to", OpenApiTypes.DATE, description="nights on or before (YYYY-MM-DD)"),
+    OpenApiParameter("game", OpenApiTypes.STR, enum=sorted(GAMES), description="one game only"),
+]
+
+
+class SeasonPlayer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="the player's name now")
+    nights = serializers.IntegerField(help_text="nights seated")
+    deals = serializers.IntegerField(help_text="active deals played")
+    units = serializers.DecimalField(max_digits=20, decimal_places=4, coerce_to_string=True)
+    money = serializers.DecimalField(max_digits=20, decimal_places=4, coerce_to_string=True)
+    units_per_deal = serializers.CharField(allow_null=True)
+    fouls = serializers.IntegerField()
+    surrenders = serializers.IntegerField()
+    scoops = serializers.IntegerField(help_text="pairs won on all three rows")
+    scooped = serializers.IntegerField(help_text="pairs lost on all three rows")
+    naturals = serializers.IntegerField()
+    royalties = serializers.CharField(help_text="the sum of the player's royalties")
+    royalty_rows = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="Big Two: deals the player went out")
+    cards_left = serializers.IntegerField(help_text="Big Two: cards still held, in all")
+    fantasy_entries = serializers.IntegerField(help_text="open-face: fantasy land earned")
+    fantasy_stays = serializers.IntegerField(help_text="open-face: fantasy land kept")
+    reviewed_deals = serializers.IntegerField()
+    units_missed = serializers.CharField()
+    missed_per_deal = serializers.CharField(
+        allow_null=True, help_text="units missed per reviewed deal; null without any"
+    )
+    missed_trend = serializers.CharField(
+        allow_null=True,
+        help_text="how missed per deal moves from one night to the next (below 0: less)",
+    )
+
+
+class SeasonNight(serializers.Serializer[Any]):
+    session = serializers.IntegerField()
+    date = serializers.DateField()
+    game = serializers.CharField()
+    deals = serializers.IntegerField()
+    players = serializers.DictField(
+        child=serializers.DictField(),
+        help_text="by player id: units, money, deals, missed, reviewed",
+    )
+
+
+class SeasonPair(serializers.Serializer[Any]):
+    a = serializers.IntegerField(help_text="the lower player id")
+    b = serializers.IntegerField()
+    units = serializers.CharField(help_text="what a won from b")
+    money = serializers.CharField(help_text="what a won from b")
+    deals = serializers.IntegerField(help_text="deals they played together")
+
+
+class SeasonAnswer(serializers.Serializer[Any]):
+    group = serializers.IntegerField()
+    currency = serializers.CharField()
+    date_from = serializers.DateField(allow_null=True)
+    date_to = serializers.DateField(allow_null=True)
+    game = serializers.CharField(allow_null=True)
+    games = serializers.ListField(child=serializers.CharField())
+    deals = serializers.IntegerField()
+    players = SeasonPlayer(many=True)
+    nights = SeasonNight(many=True)
+    head_to_head = SeasonPair(many=True)
+
+
+@extend_schema(parameters=SEASON_PARAMETERS, responses=SeasonAnswer)
+@api_view(["GET"])
+def group_season(request: Request, pk: int) -> Response:
+    """The group's season: every player across the nights between ``from`` and ``to``
+    (both included, either open; of one ``game`` or all): nights, deals, units, money,
+    units per deal, fouls, surrenders, scoops taken and given, naturals, royalties, Big
+    Two's wins and cards left, open-face fantasy land, units missed per reviewed deal and
+    its trend; each night's figures per player; and the head-to-head of every pair."""
+    group = user_group(request, pk)
+    query = validated(SeasonQuery, request.query_params)
+    report = reports.season(group, query.get("from"), query.get("to"), game=query.get("game"))
+    return Response(reports.jsonable(report))
 
 
 @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})

@@ -18,14 +18,33 @@ class Tally(TypedDict):
     fouls: int
     surrenders: int
     scoops: int  # pairs (Criss Cross: hands) whose three rows the player won
+    scooped: int  # pairs (Criss Cross: hands) whose three rows the player lost
     naturals: int
     royalty_rows: int  # rows that carried a royalty
     royalties: str  # their sum, as exact text
+    wins: int  # Big Two: 1 for the player who went out
+    cards_left: int  # Big Two: the cards the player still held
+    fantasy_entries: int  # open-face: 1 when the player earned fantasy land from outside it
+    fantasy_stays: int  # open-face: 1 when the player, in fantasy land, stayed there
 
 
-def tally(result: Mapping[str, Any]) -> dict[str, Tally]:
+def in_fantasyland(request: Mapping[str, Any] | None) -> set[str]:
+    """The names of the players a stored request says were dealt in fantasy land."""
+    if request is None:
+        return set()
+    return {
+        str(entry.get("name"))
+        for entry in request.get("players") or ()
+        if isinstance(entry, Mapping) and entry.get("in_fantasyland")
+    }
+
+
+def tally(result: Mapping[str, Any], request: Mapping[str, Any] | None = None) -> dict[str, Tally]:
     """Per player of the engine's ``result`` (by name, in its order): what they fouled,
-    surrendered, scooped, declared and collected in royalties at this deal."""
+    surrendered, scooped, declared and collected in royalties at this deal; Big Two's
+    winner and cards left; and, given the deal's ``request`` (who was in fantasy land),
+    open-face fantasy land earned from outside it or kept from inside it."""
+    fantasy = in_fantasyland(request)
     out: dict[str, Tally] = {}
     for player in result["players"]:
         royalties = Decimal(0)
@@ -41,9 +60,18 @@ def tally(result: Mapping[str, Any]) -> dict[str, Tally]:
             "fouls": int(bool(player.get("fouled"))),
             "surrenders": int(bool(player.get("surrendered"))),
             "scoops": 0,
+            "scooped": 0,
             "naturals": naturals,
             "royalty_rows": royalty_rows,
             "royalties": decimal_text(royalties),
+            "wins": int(bool(player.get("winner"))),
+            "cards_left": int(player.get("cards_left") or 0),
+            "fantasy_entries": int(
+                player.get("fantasyland_next") is not None and player["name"] not in fantasy
+            ),
+            "fantasy_stays": int(
+                player.get("fantasyland_next") is not None and player["name"] in fantasy
+            ),
         }
     for pair in result["pairs"]:
         for hand in player_hands(pair):
@@ -51,4 +79,7 @@ def tally(result: Mapping[str, Any]) -> dict[str, Tally]:
             winner = out.get(scoop) if scoop is not None else None
             if winner is not None:
                 winner["scoops"] += 1
+                loser = next((p for p in pair["players"] if p != scoop), None)
+                if loser in out:
+                    out[loser]["scooped"] += 1
     return out

@@ -16,19 +16,25 @@ from django.dispatch import receiver
 
 
 def document_path(document: Document, filename: str) -> str:
-    return f"documents/{document.session.group_id}/{filename}"
+    session = document.session
+    group = document.group_id if session is None else session.group_id
+    return f"documents/{group}/{filename}"
 
 
 class Document(models.Model):
-    """A PDF of a session, rendered in the background: its status, its file, what it showed.
+    """A PDF of a session, or of a group's season, rendered in the background: its status,
+    its file, what it showed.
 
-    ``fingerprint`` is taken from the session when rendering starts (see
+    ``fingerprint`` is taken from the session (or the season) when rendering starts (see
     ``games.sheets.documents.fingerprint``); a different one now means the file is stale.
+    A season's document names its ``group``, its dates (either open) and its ``game``
+    (blank: every game), and no session.
     """
 
     class Kind(models.TextChoices):
         SHEET = "sheet"
         LEDGER = "ledger"
+        SEASON = "season"
 
     class Paper(models.TextChoices):
         A4 = "A4"
@@ -39,7 +45,25 @@ class Document(models.Model):
         READY = "ready"
         FAILED = "failed"
 
-    session = models.ForeignKey("games.Session", on_delete=models.CASCADE, related_name="documents")
+    session = models.ForeignKey(
+        "games.Session",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="documents",
+        help_text="the session shown (sheets and ledgers)",
+    )
+    group = models.ForeignKey(
+        "games.Group",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="season_documents",
+        help_text="the group whose season is shown (seasons only)",
+    )
+    date_from = models.DateField(null=True, blank=True, help_text="a season's first date")
+    date_to = models.DateField(null=True, blank=True, help_text="a season's last date")
+    game = models.CharField(max_length=20, blank=True, help_text="a season's game; blank: all")
     kind = models.CharField(max_length=6, choices=Kind.choices)
     player = models.ForeignKey(
         "games.Player",
@@ -69,12 +93,20 @@ class Document(models.Model):
         constraints = (
             models.CheckConstraint(
                 condition=Q(kind="sheet", player__isnull=True)
-                | Q(kind="ledger", player__isnull=False),
+                | Q(kind="ledger", player__isnull=False)
+                | Q(kind="season", player__isnull=True),
                 name="document_ledger_has_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="season", session__isnull=True, group__isnull=False)
+                | (~Q(kind="season") & Q(session__isnull=False, group__isnull=True)),
+                name="document_session_or_season",
             ),
         )
 
     def __str__(self) -> str:
+        if self.kind == self.Kind.SEASON:
+            return f"season of group {self.group_id} ({self.status})"
         whose = f" of {self.player}" if self.player_id else ""
         return f"{self.kind}{whose} for session {self.session_id} ({self.status})"
 

@@ -1,8 +1,9 @@
 """Reads only: what the ledger and the stored results say about a night, a player, a group.
 
 ``ledger`` is the one reader of the ledger (balances, pair sums, running totals,
-settlement); ``summary``, ``opponents`` and ``standings`` build the reports on it. Amounts
-are ``Decimal``; ``jsonable`` turns a report into JSON-ready data. Nothing here writes.
+settlement); ``summary``, ``opponents``, ``standings`` and ``season`` build the reports
+on it. Amounts are ``Decimal``; ``jsonable`` turns a report into JSON-ready data. Nothing
+here writes.
 """
 
 from games.reports.balances import (
@@ -29,6 +30,8 @@ from games.reports.opponents_csv import (
     opponent_ledger_csv,
     opponent_ledger_csv_stream,
 )
+from games.reports.season import Span, group_rates, season, span
+from games.reports.season_player import season_player
 from games.reports.standings import group_standings
 from games.reports.summary import pair_rows, session_opponents, session_summary, settlement
 
@@ -37,9 +40,11 @@ __all__ = [
     "Amounts",
     "PairSums",
     "RunningTotal",
+    "Span",
     "balances",
     "clear_everything",
     "group_balances",
+    "group_rates",
     "group_standings",
     "jsonable",
     "night_settlement",
@@ -52,9 +57,12 @@ __all__ = [
     "payment_data",
     "payment_list",
     "running_totals",
+    "season",
+    "season_player",
     "session_opponents",
     "session_summary",
     "settlement",
+    "span",
     "sums_of",
     "transfers",
 ]

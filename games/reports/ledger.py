@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from django.db.models import (
     Case,
+    Count,
     DecimalField,
     ExpressionWrapper,
     F,
@@ -160,6 +161,16 @@ def pair_sums(ledger: QuerySet[LedgerEntry]) -> PairSums:
     """(a id, b id) -> the units and money that a won from b, summed in the database."""
     rows = ledger.values_list("player_a_id", "player_b_id").annotate(u=Sum("units"), m=Sum("money"))
     return sums_of(rows.order_by())
+
+
+def night_pair_rows(ledger: QuerySet[LedgerEntry]) -> list[tuple[Any, ...]]:
+    """The deal rows summed per session and pair in one query: (session id, a id, b id,
+    units, money, deals), a pair perhaps in both orders within a session."""
+    return list(
+        ledger.values_list("deal__session_id", "player_a_id", "player_b_id")
+        .annotate(u=Sum("units"), m=Sum("money"), n=Count("pk"))
+        .order_by()
+    )
 
 
 def sums_of(rows: Iterable[Sequence[Any]]) -> PairSums:

@@ -180,7 +180,9 @@ def _prepare(
     )
     request = {"players": players, "stakes": stakes}
     result = score_playing({"rules": session.rules, **request})
-    return Prepared(request, result, tally(result), ledger_entries(Deal(), result, table.seated))
+    return Prepared(
+        request, result, tally(result, request), ledger_entries(Deal(), result, table.seated)
+    )
 
 
 def _fantasy(session: Session, table: DealTable) -> dict[str, int]:
@@ -288,7 +290,7 @@ def edit_deal(
             locked.dealer = dealer_seat(dealer, seat_numbers(session))
         locked.request = request
         locked.result = result
-        locked.tally = tally(result)
+        locked.tally = tally(result, request)
         locked.version += 1
         locked.review = None
         locked.save(

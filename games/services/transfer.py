@@ -383,7 +383,7 @@ def _write_deals(
         deal.session = session
         deal.number, deal.status, deal.version = row.number, row.status, row.version
         deal.request, deal.rules, deal.result = row.request, rules, row.result
-        deal.tally = tally(row.result)
+        deal.tally = tally(row.result, row.request)
         deal.idempotency_key = row.idempotency_key
         deal.created_by = user(row.created_by)
     if rows:

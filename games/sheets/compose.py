@@ -366,6 +366,11 @@ def render(
     produced_at: datetime.datetime | None = None,
 ) -> bytes:
     """The PDF of a session's settlement sheet (``kind`` "sheet") or a player's ledger."""
+    return pdf_bytes(document_html(kind, session, player, paper, produced_at))
+
+
+def pdf_bytes(html: str) -> bytes:
+    """A filled template as a PDF."""
     from games.sheets import pdf  # WeasyPrint is imported only where a PDF is made
 
-    return pdf.html_to_pdf(document_html(kind, session, player, paper, produced_at))
+    return pdf.html_to_pdf(html)

@@ -33,9 +33,10 @@ from django.utils import timezone, translation
 from kombu.exceptions import OperationalError as BrokerError
 
 from games.languages import language_for
-from games.models import Deal, Document, Payment, Player, Session
+from games.models import Deal, Document, Group, Payment, Player, ReviewLine, Session
 from games.permissions import require_member
-from games.sheets import compose
+from games.reports import Span
+from games.sheets import compose, season
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +92,50 @@ def fingerprint(session: Session, player: Player | None = None) -> str:
         )
     text = json.dumps(parts, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def season_fingerprint(
+    group: Group,
+    date_from: datetime.date | None,
+    date_to: datetime.date | None,
+    game: str = "",
+) -> str:
+    """A hash of what a season's PDF shows: its deals (count and versions, so any deal
+    recorded, edited or voided changes it), its review lines, its seats (a merge moves
+    them) and players' names, and the group's name and currency."""
+    deals = Deal.objects.filter(session__group=group)
+    lines = ReviewLine.objects.filter(deal__session__group=group)
+    if date_from is not None:
+        deals = deals.filter(session__date__gte=date_from)
+        lines = lines.filter(deal__session__date__gte=date_from)
+    if date_to is not None:
+        deals = deals.filter(session__date__lte=date_to)
+        lines = lines.filter(deal__session__date__lte=date_to)
+    if game:
+        deals = deals.filter(session__game=game)
+        lines = lines.filter(deal__session__game=game)
+    parts = {
+        "deals": list(deals.aggregate(count=Count("pk"), versions=Sum("version")).values()),
+        "lines": list(lines.aggregate(count=Count("pk"), missed=Sum("units_missed")).values()),
+        "players": sorted(group.players.values_list("pk", "name")),
+        "seats": sorted(
+            deals.values_list("session_id", "session__seats__player_id").distinct().order_by()
+        ),
+        "group": [group.name, group.currency],
+    }
+    text = json.dumps(parts, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def document_fingerprint(document: Document) -> str:
+    """The fingerprint of what the document shows now: its season's, or its session's."""
+    if document.kind == Document.Kind.SEASON:
+        assert document.group is not None
+        return season_fingerprint(
+            document.group, document.date_from, document.date_to, document.game
+        )
+    assert document.session is not None
+    return fingerprint(document.session, document.player)
 
 
 def _fresh_existing(
@@ -152,6 +197,53 @@ def request_document(
     return document, True
 
 
+def request_season_document(
+    group: Group,
+    by: User,
+    *,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+    game: str = "",
+    paper: str = Document.Paper.A4,
+) -> tuple[Document, bool]:
+    """A PDF of the group's season between the two dates (of one game, or all) for a
+    member of the group: ``(document, created)``, as ``request_document`` answers."""
+    require_member(by, group)
+    language = language_for(by)
+    candidates = Document.objects.filter(
+        group=group,
+        kind=Document.Kind.SEASON,
+        date_from=date_from,
+        date_to=date_to,
+        game=game,
+        paper=paper,
+        language=language,
+        status__in=(Document.Status.PENDING, Document.Status.READY),
+    ).order_by("-requested_at", "-pk")
+    current = None
+    for document in candidates[:5]:
+        if document.status == Document.Status.PENDING:
+            if not _overdue(document):
+                return document, False
+            continue
+        current = current or season_fingerprint(group, date_from, date_to, game)
+        if document.fingerprint == current:
+            return document, False
+    with transaction.atomic():
+        document = Document.objects.create(
+            group=group,
+            kind=Document.Kind.SEASON,
+            date_from=date_from,
+            date_to=date_to,
+            game=game,
+            paper=paper,
+            language=language,
+            requested_by=by,
+        )
+        transaction.on_commit(lambda: queue(document.pk))
+    return document, True
+
+
 def queue(document_id: int) -> None:
     """Send the document's task to the workers; a broker that cannot be reached fails it."""
     try:
@@ -174,7 +266,7 @@ def render(document_id: int, tries: int = 0) -> Document | None:
     can only make the document look stale, never hide that it is.
     """
     document = (
-        Document.objects.select_related("session__group", "session__rule_set", "player")
+        Document.objects.select_related("session__group", "session__rule_set", "player", "group")
         .filter(pk=document_id)
         .first()
     )
@@ -191,11 +283,26 @@ def render(document_id: int, tries: int = 0) -> Document | None:
         document.refresh_from_db()
         return document
     Document.objects.filter(pk=document_id).update(attempts=F("attempts") + 1)
+    taken = document_fingerprint(document)
     session = document.session
-    taken = fingerprint(session, document.player)
     with translation.override(document.language):
-        content = compose.render(document.kind, session, document.player, document.paper)
-    name = f"{slug(session.group.name)}-{session.date}-{file_stem(document)}.pdf"
+        if session is None:
+            assert document.group is not None
+            span = Span("custom", document.date_from, document.date_to)
+            html = season.season_html(
+                document.group,
+                span,
+                document.game or None,
+                compose.PAPER_SIZES[Document.Paper(document.paper)],
+            )
+            content = compose.pdf_bytes(html)
+        else:
+            content = compose.render(document.kind, session, document.player, document.paper)
+    if session is None:
+        assert document.group is not None
+        name = f"{slug(document.group.name)}-{file_stem(document)}.pdf"
+    else:
+        name = f"{slug(session.group.name)}-{session.date}-{file_stem(document)}.pdf"
     document.file.save(name, ContentFile(content), save=False)
     document.fingerprint = taken
     document.status = Document.Status.READY
@@ -208,6 +315,9 @@ def render(document_id: int, tries: int = 0) -> Document | None:
 def file_stem(document: Document) -> str:
     if document.kind == Document.Kind.SHEET:
         return f"sheet-{document.paper.lower()}"
+    if document.kind == Document.Kind.SEASON:
+        start, end = document.date_from or "start", document.date_to or "now"
+        return f"season-{start}-{end}-{document.paper.lower()}"
     assert document.player is not None
     return f"ledger-{slug(document.player.name)}-{document.paper.lower()}"
 
@@ -266,7 +376,7 @@ def is_stale(document: Document) -> bool:
     """Whether a ready document no longer shows its session as it is now."""
     if document.status != Document.Status.READY:
         return False
-    return document.fingerprint != fingerprint(document.session, document.player)
+    return document.fingerprint != document_fingerprint(document)
 
 
 def download_name(document: Document) -> str:

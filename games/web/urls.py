@@ -12,6 +12,7 @@ from games.web import (
     payments,
     players,
     scoreboard,
+    season,
     sessions,
 )
 
@@ -68,6 +69,12 @@ urlpatterns = [
     path("groups/<int:pk>/stakes/", groups.group_stakes, name="stakes"),
     path("groups/<int:pk>/players/<int:player_pk>/", players.group_player, name="group-player"),
     path("groups/<int:pk>/balances/", payments.group_balances, name="balances"),
+    path("groups/<int:pk>/season/", season.group_season, name="season"),
+    path(
+        "groups/<int:pk>/season/players/<int:player_pk>/",
+        season.player_season,
+        name="season-player",
+    ),
     path("groups/<int:pk>/payments/new/", payments.payment_new, name="payment-new"),
     path(
         "groups/<int:pk>/payments/<int:payment_pk>/confirm/",

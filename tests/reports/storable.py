@@ -85,7 +85,7 @@ def assert_deal(deal: Deal, session: Session, seats: object) -> None:
     assert deal.rules == session.rules
     assert set(deal.request) <= {"players", "stakes"}
     assert score_playing({"rules": deal.rules, **deal.request}) == deal.result
-    assert deal.tally == tally(deal.result)
+    assert deal.tally == tally(deal.result, deal.request)
     assert deal.idempotency_key is None or 0 < len(deal.idempotency_key) <= 100
     revisions = list(deal.revisions.order_by("version"))
     assert [r.version for r in revisions] == list(range(1, deal.version))

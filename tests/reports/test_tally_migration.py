@@ -28,3 +28,25 @@ def test_the_migration_tallies_stored_deals(night: Session) -> None:
 
     stored = dict(Deal.objects.values_list("pk", "tally"))
     assert stored == {pk: tally(result) for pk, result in results.items()}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_0023_tallies_big_two_and_fantasy_land(night: Session) -> None:
+    stored = dict(night.deals.values_list("pk", "tally"))
+    # As tallied before the season: no scoops given, no Big Two, no fantasy land.
+    season_keys = ("scooped", "wins", "cards_left", "fantasy_entries", "fantasy_stays")
+    for deal in Deal.objects.all():
+        assert deal.tally is not None
+        deal.tally = {
+            name: {k: v for k, v in mine.items() if k not in season_keys}
+            for name, mine in deal.tally.items()
+        }
+        deal.save(update_fields=["tally"])
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    migrate([("games", "0022_rules_keep_what_they_held")])
+    try:
+        migrate([("games", "0023_tally_big_two_and_fantasy_land")])
+    finally:
+        migrate(latest)
+    assert dict(Deal.objects.values_list("pk", "tally")) == stored
+    assert any(mine["scooped"] for tally in stored.values() if tally for mine in tally.values())

@@ -86,6 +86,8 @@ def night(transactional_db: None) -> dict[str, Any]:
         f"/groups/{g}/",
         f"/groups/{g}/rules/",
         f"/groups/{g}/balances/",
+        f"/groups/{g}/season/?range=all",
+        f"/groups/{g}/season/players/{players[0].pk}/?range=all",
         f"/groups/{g}/sessions/new/",
         f"/sessions/{s}/",
         f"/sessions/{s}/deal/",
@@ -95,7 +97,12 @@ def night(transactional_db: None) -> dict[str, Any]:
         "/accounts/password/change/",
     ]
     anyone = ["/", "/accounts/login/", "/accounts/signup/", f"/seat/{seat}/"]
-    return {"signed_in": signed_in, "anyone": anyone, "scoreboard": f"/sessions/{s}/"}
+    return {
+        "signed_in": signed_in,
+        "anyone": anyone,
+        "scoreboard": f"/sessions/{s}/",
+        "season": f"/groups/{g}/season/?range=all",
+    }
 
 
 @pytest.fixture
@@ -171,4 +178,23 @@ def test_the_chart_reads_at_12px_on_a_phone(
     page.goto(live_server.url + night["scoreboard"])
 
     assert page.evaluate(CHART_TEXT) >= 12
+    page.context.close()
+
+
+# The rendered size of the smallest text of every chart on the page, in CSS pixels.
+CHARTS_TEXT = """() => Math.min(...[...document.querySelectorAll('.chart svg')].flatMap((svg) => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('text')].map(
+    (t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+}))"""
+
+
+def test_the_season_charts_read_at_12px_on_a_phone(
+    chromium: Any, live_server: Any, night: dict[str, Any]
+) -> None:
+    page = open_as(chromium, live_server.url, PHONE, "light", "en")
+    page.goto(live_server.url + night["season"])
+
+    assert page.locator(".chart svg").count() == 3  # money, units missed, the matrix
+    assert page.evaluate(CHARTS_TEXT) >= 12
     page.context.close()

@@ -93,6 +93,8 @@ def test_nothing_overflows_and_every_control_is_a_target(
         f"/sessions/{s}/?saved=3",
         f"/sessions/{s}/summary/",
         f"/sessions/{s}/deals/1/edit/",
+        f"/groups/{g}/season/?range=all",
+        f"/groups/{g}/season/players/{long_names.seats.get(seat=1).player_id}/?range=all",
     ]
     for path in paths:
         page.goto(live_server.url + path)

@@ -62,6 +62,8 @@ PAGES = {
     "web:deal-edit": "/sessions/{s}/deals/1/edit/",
     "web:summary": "/sessions/{s}/summary/",
     "web:balances": "/groups/{g}/balances/",
+    "web:season": "/groups/{g}/season/?range=all",
+    "web:season-player": "/groups/{g}/season/players/{a}/?range=all",
     "web:payment-edit": "/groups/{g}/payments/{p}/edit/",
     "web:offline": "/offline/",
 }
@@ -147,7 +149,10 @@ def test_every_page_has_the_strict_policy_and_no_inline_code(
     invite = services.create_invite(group, by=User.objects.get(username="alice"))
     # The first seat's link, for its entry page.
     link = seat_links.token_for(seat_links.make_links(played)[0])
-    url = PAGES[name].format(g=group.pk, s=played.pk, p=payment.pk, i=token_for(invite), k=link)
+    ann = played.seats.get(seat=1).player_id
+    url = PAGES[name].format(
+        g=group.pk, s=played.pk, p=payment.pk, i=token_for(invite), k=link, a=ann
+    )
     signed_out = {
         "web:login",
         "web:signup",
