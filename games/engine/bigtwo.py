@@ -34,16 +34,24 @@ class BigTwoResult(NamedTuple):
     pairs: tuple[PairResult, ...]
 
 
+def threshold_factor(rules: Rules, cards_left: int) -> Decimal:
+    """The ``multipliers`` factor for so many cards left (1 below every threshold)."""
+    for threshold, factor in reversed(rules.multipliers):
+        if cards_left >= threshold:
+            return factor
+    return Decimal(1)
+
+
+def twos_held(cards: Sequence[Card] | None) -> int:
+    """How many 2s are among the cards left (0 when only their count was given)."""
+    return 0 if cards is None else sum(1 for c in cards if RANK_OF[c] == _DEUCE)
+
+
 def penalty(rules: Rules, left: Leftover) -> Decimal:
     """What a loser pays the winner: cards left x threshold multiplier x 2s held."""
-    units = Decimal(left.cards_left)
-    for threshold, factor in reversed(rules.multipliers):
-        if left.cards_left >= threshold:
-            units *= factor
-            break
+    units = Decimal(left.cards_left) * threshold_factor(rules, left.cards_left)
     if rules.two_multiplier is not None and left.cards is not None:
-        twos = sum(1 for c in left.cards if RANK_OF[c] == _DEUCE)
-        units *= rules.two_multiplier**twos
+        units *= rules.two_multiplier ** twos_held(left.cards)
     return units
 
 

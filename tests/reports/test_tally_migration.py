@@ -1,4 +1,4 @@
-"""Migration 0005 tallies the deals stored before it, as recording does now."""
+"""Migrations 0005 and 0022 tally the deals stored before them, as recording does now."""
 
 from __future__ import annotations
 
@@ -28,3 +28,29 @@ def test_the_migration_tallies_stored_deals(night: Session) -> None:
 
     stored = dict(Deal.objects.values_list("pk", "tally"))
     assert stored == {pk: tally(result) for pk, result in results.items()}
+
+
+BIG_TWO_KEYS = ("wins", "cards_left", "multiplied", "twos")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_0022_adds_the_big_two_counts_to_older_tallies(night: Session) -> None:
+    results = dict(night.deals.values_list("pk", "result"))
+    # The tallies as stored before the Big Two counts; one deal already has them.
+    first, *others = sorted(results)
+    for pk in others:
+        old = {
+            name: {key: value for key, value in mine.items() if key not in BIG_TWO_KEYS}
+            for name, mine in tally(results[pk]).items()
+        }
+        Deal.objects.filter(pk=pk).update(tally=old)
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    migrate([("games", "0021_tidy_free_text")])
+    try:
+        migrate([("games", "0022_tally_big_two")])
+    finally:
+        migrate(latest)
+
+    stored = dict(Deal.objects.values_list("pk", "tally"))
+    assert stored == {pk: tally(result) for pk, result in results.items()}
+    assert all(mine["wins"] == 0 for mine in stored[first].values())
