@@ -228,13 +228,13 @@ def big_two_deals(
     active = session.deals.filter(status=Deal.Status.ACTIVE).order_by("number")
     stored = active.filter(tally__isnull=False).values_list("number", "tally")
     older = active.filter(tally__isnull=True).values_list("number", "result")
-    tallies = itertools.chain(
+    tallies: Iterator[tuple[int, Any]] = itertools.chain(
         stored.iterator(CHUNK),
         ((number, tally(result)) for number, result in older.iterator(CHUNK)),
     )
-    multiplied = []
+    multiplied: list[dict[str, Any]] = []
     for number, counted in tallies:
-        losers = []
+        losers: list[dict[str, Any]] = []
         for name, mine in counted.items():
             if mine["multiplied"]:
                 factor = threshold_factor(rules, mine["cards_left"])

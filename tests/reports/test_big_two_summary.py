@@ -4,6 +4,7 @@ reached the target, the same on the page, in the API and on the sheet."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -29,7 +30,7 @@ def play(session: Session, user: User) -> None:
        -12: Bob's loss of 35 reaches the target of 30 at deal 3 and closes the night.
     """
     # (two_multiplier counts the 2s held, so every loser gives the cards.)
-    for players in (
+    deals: tuple[list[dict[str, Any]], ...] = (
         [
             {"name": "Ann", "cards_left": 0},
             {"name": "Bob", "cards": "3d 4h 5c 6s 7d 8h 9c Ts Jd Qh"},
@@ -45,7 +46,8 @@ def play(session: Session, user: User) -> None:
             {"name": "Bob", "cards": "3s 4s 5s 6c 7s 8c 9s Tc Jh Qc Kc Ah"},
             {"name": "Cy", "cards": "Ad"},
         ],
-    ):
+    )
+    for players in deals:
         services.record_deal(session, players, user)
 
 
