@@ -31,6 +31,7 @@ from games.reports.opponents_csv import (
 )
 from games.reports.standings import group_standings
 from games.reports.summary import pair_rows, session_opponents, session_summary, settlement
+from games.reports.what_if import deal_what_if
 
 __all__ = [
     "LEDGER_CSV_HEADER",
@@ -39,6 +40,7 @@ __all__ = [
     "RunningTotal",
     "balances",
     "clear_everything",
+    "deal_what_if",
     "group_balances",
     "group_standings",
     "jsonable",
