@@ -93,6 +93,7 @@ def test_nothing_overflows_and_every_control_is_a_target(
         f"/sessions/{s}/?saved=3",
         f"/sessions/{s}/summary/",
         f"/sessions/{s}/deals/1/edit/",
+        f"/sessions/{s}/deals/1/?option=foul_penalty&value=sweep",
     ]
     for path in paths:
         page.goto(live_server.url + path)
