@@ -158,13 +158,14 @@ def test_mau_binh_big_two_and_open_face(
         ],
         alice,
     )
-    for option, value in (
+    big_two_options: tuple[tuple[str, Any], ...] = (
         ("multipliers", [[10, 2]]),
         ("multipliers", [[3, 2], [10, 3]]),
         ("two_multiplier", 2),
         ("losers_settle", True),
         ("target_score", 50),
-    ):
+    )
+    for option, value in big_two_options:
         body = what_if(as_alice, big_two, 1, option, value).json()
         assert body["result"] == direct({"preset": "big-two", option: value}, stored)
     # Worked: 10 cards x3 = 30 for Bob, 3 cards x2 = 6 for Cy: Ann +36 instead of +13.

@@ -76,10 +76,13 @@ def test_overrides_change_the_price(spec: dict, foul: int, scoop: int) -> None:
     assert (cost.foul, cost.scoop) == (Decimal(foul), Decimal(scoop))
 
 
-LOWBALL = [{"preset": p, "middle": "lowball-2-7"} for p in ("standard", "classic-1-6")]
+LOWBALL: list[str | dict[str, str]] = [
+    {"preset": p, "middle": "lowball-2-7"} for p in ("standard", "classic-1-6")
+]
+PRICED: list[str | dict[str, str]] = [p for p, e in EXPECTED.items() if e is not None]
 
 
-@pytest.mark.parametrize("spec", [p for p, e in EXPECTED.items() if e is not None] + LOWBALL)
+@pytest.mark.parametrize("spec", PRICED + LOWBALL)
 def test_the_sample_deals_are_a_foul_and_a_scoop_without_royalties(spec: str | dict) -> None:
     """Scored through the public request: Bob fouls in one and is scooped in the other,
     and nobody's row carries a royalty under the preset's table."""
