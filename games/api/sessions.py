@@ -297,8 +297,9 @@ class DealViewSet(
 
         Any member of the group may ask, as for reading the deal; a void deal or a closed
         session's is answered too. Nothing is stored: no deal, revision or ledger row."""
-        data = validated(s.WhatIfSerializer, request.data)
+        # The deal first: someone outside the group learns nothing from the body's errors.
         deal = get_object_or_404(self.session.deals, number=self.kwargs["number"])
+        data = validated(s.WhatIfSerializer, request.data)
         answer = reports.deal_what_if(deal, data["option"], data["value"])
         return Response(reports.jsonable(answer))
 
