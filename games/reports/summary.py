@@ -215,16 +215,17 @@ def big_two_deals(
     session: Session, sums: list[tuple[int, list[Decimal]]] | None = None
 ) -> dict[str, Any]:
     """Big Two: the active deals where a ``multipliers`` threshold or the 2s held changed a
-    loser's payment (``multiplied``: per deal its number and, per such loser, the cards
-    left, the threshold factor or None, and the 2s that counted), and the deal after which
-    a loss first reached the session's target score (``target``: its number, who reached
-    it and the target; None without a target or before it is reached).
+    loser's payment (``multiplied``: per deal its number and, per such loser in seat order,
+    the cards left, the threshold factor or None, and the 2s that counted), and the deal
+    after which a loss first reached the session's target score (``target``: its number,
+    who reached it and the target; None without a target or before it is reached).
 
     Read from the deals' stored tallies (a deal stored before them is tallied from its
     result) and the summed ledger (``sums``: the session's running totals when the caller
     has them whole); nothing is scored again.
     """
     rules = Rules.from_mapping(session.rules)
+    seat = {name: k for k, name in enumerate(session.seat_names().values())}
     active = session.deals.filter(status=Deal.Status.ACTIVE).order_by("number")
     stored = active.filter(tally__isnull=False).values_list("number", "tally")
     older = active.filter(tally__isnull=True).values_list("number", "result")
@@ -247,6 +248,8 @@ def big_two_deals(
                     }
                 )
         if losers:
+            # In seat order: a tally read back from PostgreSQL's jsonb has its keys sorted.
+            losers.sort(key=lambda loser: seat.get(loser["name"], len(seat)))
             multiplied.append({"deal": number, "players": losers})
     multiplied.sort(key=lambda entry: entry["deal"])
     return {"multiplied": multiplied, "target": _target_deal(session, rules, sums)}
