@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
 from games.engine.games import GAMES, HANDS_FIELD
@@ -297,3 +297,42 @@ def pair_royalties(
                 _("%(player)s's royalties: %(rows)s") % {"player": name, "rows": ", ".join(paid)}
             )
     return "; ".join(told)
+
+
+# --- Big Two -------------------------------------------------------------------------------
+
+
+def big_two_lines(big_two: Mapping[str, Any]) -> dict[str, Any]:
+    """A Big Two summary's ``big_two`` in words: a line per deal where a threshold
+    multiplier or the 2s held changed a loser's payment ("Deal 4: Bob (x2 for 10 cards
+    left)"), and the line of the deal that ended the session at its target, or None."""
+    lines = []
+    for entry in big_two["multiplied"]:
+        who = []
+        for loser in entry["players"]:
+            what = []
+            if loser["multiplier"] is not None:
+                what.append(
+                    _("%(factor)s for %(count)s cards left")
+                    % {"factor": multiple(loser["multiplier"]), "count": loser["cards_left"]}
+                )
+            if loser["twos"]:
+                what.append(
+                    ngettext("%(count)s two held", "%(count)s twos held", loser["twos"])
+                    % {"count": loser["twos"]}
+                )
+            who.append(_("%(name)s (%(what)s)") % {"name": loser["name"], "what": ", ".join(what)})
+        lines.append(
+            _("Deal %(number)s: %(who)s") % {"number": entry["deal"], "who": "; ".join(who)}
+        )
+    target = big_two["target"]
+    ended = None
+    if target is not None:
+        ended = _(
+            "Deal %(number)s ended the session: %(names)s reached the target of %(target)s."
+        ) % {
+            "number": target["deal"],
+            "names": ", ".join(target["players"]),
+            "target": units(target["target_score"]),
+        }
+    return {"multiplied": lines, "target": ended}

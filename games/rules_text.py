@@ -18,6 +18,7 @@ from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 
 from games.engine.cards import RANK_CHARS
+from games.engine.foul_cost import foul_cost
 from games.engine.games import GAMES
 from games.engine.options import OPTIONS_BY_NAME
 from games.engine.rules import ROWS, Rules, decimal_text
@@ -380,3 +381,17 @@ def describe_rules(rules: Rules) -> list[str]:
         if rules.criss_cross:
             lines.append(option_sentence("criss_cross"))
     return lines
+
+
+def foul_warning(rules: Rules) -> str | None:
+    """The owner's warning when a fouled hand costs less than a scooped one under these
+    rules (the engine scores one of each: ``games.engine.foul_cost``), else None."""
+    cost = foul_cost(rules)
+    if cost is None or not cost.foul_is_cheaper:
+        return None
+    return _(
+        "Under these rules a fouled hand costs less than a scooped one: heads-up with no"
+        " royalties in play, a foul pays %(foul)s and a scoop %(scoop)s, so a player"
+        " about to be scooped loses less by fouling on purpose. A foul_penalty of “sweep”"
+        " makes a foul cost what a scoop costs."
+    ) % {"foul": _units(cost.foul), "scoop": _units(cost.scoop)}

@@ -417,6 +417,43 @@ class VoidSerializer(serializers.Serializer[Any]):
     reason = FreeText(required=False, default="", allow_blank=True, max_length=REASON_LENGTH)
 
 
+class WhatIfSerializer(serializers.Serializer[Any]):
+    """One option of the option table and the value to try it at."""
+
+    option = serializers.CharField(
+        max_length=40,
+        help_text="the name of a rule option of the deal's game, as in the rules"
+        " (bonus, foul_penalty, surrender_cost, royalty_mode, royalty_best_only,"
+        " natural_ranking, multipliers, ...)",
+    )
+    value = serializers.JSONField(
+        allow_null=True,
+        help_text='its value, as the rules take it: "2-4", "sweep", 3, true, null,'
+        " [[10, 2]], a table's name, or a mapping that updates the deal's own table",
+    )
+
+
+class WhatIfPlayerSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    recorded = serializers.CharField(help_text="units as recorded")
+    what_if = serializers.CharField(help_text="units under the changed option")
+    difference = serializers.CharField(help_text="what_if less recorded")
+    recorded_money = serializers.CharField(required=False, help_text="when the deal has stakes")
+    what_if_money = serializers.CharField(required=False)
+    money_difference = serializers.CharField(required=False)
+
+
+class WhatIfAnswerSerializer(serializers.Serializer[Any]):
+    """A deal scored again with one option changed; nothing is stored."""
+
+    deal = serializers.IntegerField(help_text="the deal's number in its session")
+    option = serializers.CharField()
+    value = serializers.JSONField(help_text="the option's value as the engine read it")
+    recorded_value = serializers.JSONField(help_text="the option's value the deal was scored under")
+    players = WhatIfPlayerSerializer(many=True)
+    result = serializers.JSONField(help_text="the engine's whole result under the changed rules")
+
+
 class PresetSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     game = serializers.CharField()

@@ -25,7 +25,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import services
+from games import reports, services
 from games.api import serializers as s
 from games.api.authentication import DealTokenAuthentication, DeviceTokenAuthentication
 from games.api.groups import current_user, member_groups, validated
@@ -279,6 +279,29 @@ class DealViewSet(
     @extend_schema(request=s.DealInputSerializer, responses={200: s.DealSerializer, 409: CONFLICT})
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.update(request, *args, **kwargs)
+
+    @extend_schema(
+        request=s.WhatIfSerializer,
+        responses={
+            200: s.WhatIfAnswerSerializer,
+            400: refusal(
+                "An unknown option, one that does not apply to the deal's game, a value the"
+                " option refuses, or a deal that cannot be scored with it; the error names"
+                " the option."
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="what-if")
+    def what_if(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The deal scored again with one rule option changed, beside what was recorded.
+
+        Any member of the group may ask, as for reading the deal; a void deal or a closed
+        session's is answered too. Nothing is stored: no deal, revision or ledger row."""
+        # The deal first: someone outside the group learns nothing from the body's errors.
+        deal = get_object_or_404(self.session.deals, number=self.kwargs["number"])
+        data = validated(s.WhatIfSerializer, request.data)
+        answer = reports.deal_what_if(deal, data["option"], data["value"])
+        return Response(reports.jsonable(answer))
 
     @extend_schema(request=s.VoidSerializer, responses={200: s.DealSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])

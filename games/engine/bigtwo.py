@@ -37,15 +37,24 @@ class BigTwoResult(NamedTuple):
     pairs: tuple[PairResult, ...]
 
 
+def threshold_factor(rules: Rules, cards_left: int) -> Decimal:
+    """The ``multipliers`` factor for so many cards left (1 below every threshold)."""
+    for threshold, factor in reversed(rules.multipliers):
+        if cards_left >= threshold:
+            return factor
+    return Decimal(1)
+
+
+def twos_held(cards: Sequence[Card] | None) -> int:
+    """How many 2s are among the cards left (0 when only their count was given)."""
+    return 0 if cards is None else sum(1 for c in cards if RANK_OF[c] == _DEUCE)
+
+
 def penalty(rules: Rules, left: Leftover) -> Decimal:
     """What a loser's cards cost: cards left x threshold multiplier x 2s held, plus
     ``two_bonus`` per 2 held, which no multiplier touches (RULES 10, 13)."""
-    units = Decimal(left.cards_left)
-    for threshold, factor in reversed(rules.multipliers):
-        if left.cards_left >= threshold:
-            units *= factor
-            break
-    twos = 0 if left.cards is None else sum(1 for c in left.cards if RANK_OF[c] == _DEUCE)
+    units = Decimal(left.cards_left) * threshold_factor(rules, left.cards_left)
+    twos = twos_held(left.cards)
     if rules.two_multiplier is not None:
         units *= rules.two_multiplier**twos
     if rules.two_bonus is not None:

@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypedDict
 
-from .games import player_hands
-from .rules import decimal_text
+from .bigtwo import threshold_factor, twos_held
+from .cards import parse_cards
+from .games import GAMES, player_hands
+from .rules import Rules, decimal_text
 
 
 class Tally(TypedDict):
@@ -22,8 +24,12 @@ class Tally(TypedDict):
     naturals: int
     royalty_rows: int  # rows that carried a royalty
     royalties: str  # their sum, as exact text
-    wins: int  # Big Two: 1 for the player who went out
-    cards_left: int  # Big Two: the cards the player still held
+    # Big Two (0 in the other games): whether the player went out, the cards left, whether
+    # a ``multipliers`` threshold or the 2s held raised the payment, and the 2s that did.
+    wins: int
+    cards_left: int
+    multiplied: int
+    twos: int
     fantasy_entries: int  # open-face: 1 when the player earned fantasy land from outside it
     fantasy_stays: int  # open-face: 1 when the player, in fantasy land, stayed there
 
@@ -41,9 +47,10 @@ def in_fantasyland(request: Mapping[str, Any] | None) -> set[str]:
 
 def tally(result: Mapping[str, Any], request: Mapping[str, Any] | None = None) -> dict[str, Tally]:
     """Per player of the engine's ``result`` (by name, in its order): what they fouled,
-    surrendered, scooped, declared and collected in royalties at this deal; Big Two's
-    winner and cards left; and, given the deal's ``request`` (who was in fantasy land),
-    open-face fantasy land earned from outside it or kept from inside it."""
+    surrendered, scooped, declared and collected in royalties at this deal; at Big Two,
+    whether they went out, the cards they were left with and what multiplied their
+    payment; and, given the deal's ``request`` (who was in fantasy land), open-face
+    fantasy land earned from outside it or kept from inside it."""
     fantasy = in_fantasyland(request)
     out: dict[str, Tally] = {}
     for player in result["players"]:
@@ -64,8 +71,10 @@ def tally(result: Mapping[str, Any], request: Mapping[str, Any] | None = None) -
             "naturals": naturals,
             "royalty_rows": royalty_rows,
             "royalties": decimal_text(royalties),
-            "wins": int(bool(player.get("winner"))),
-            "cards_left": int(player.get("cards_left") or 0),
+            "wins": 0,
+            "cards_left": 0,
+            "multiplied": 0,
+            "twos": 0,
             "fantasy_entries": int(
                 player.get("fantasyland_next") is not None and player["name"] not in fantasy
             ),
@@ -82,4 +91,26 @@ def tally(result: Mapping[str, Any], request: Mapping[str, Any] | None = None) -
                 loser = next((p for p in pair["players"] if p != scoop), None)
                 if loser in out:
                     out[loser]["scooped"] += 1
+    if GAMES[result.get("game", "chinese")].shape == "leftovers":
+        _cards_left(result, out)
     return out
+
+
+def _cards_left(result: Mapping[str, Any], out: dict[str, Tally]) -> None:
+    """Big Two: who went out, the cards left, and whether a threshold multiplier or the 2s
+    held changed a loser's payment (a 2 counts when the payment differs from the cards
+    left times the threshold factor, whatever rule priced it)."""
+    rules = Rules.from_mapping(result["rules"])
+    for player in result["players"]:
+        mine = out[player["name"]]
+        left = int(player["cards_left"])
+        mine["cards_left"] = left
+        if player.get("winner") or left == 0:
+            mine["wins"] = 1
+            continue
+        factor = threshold_factor(rules, left)
+        cards = player.get("cards")
+        twos = twos_held(None if cards is None else parse_cards(cards))
+        if twos and Decimal(player["penalty"]) != left * factor:
+            mine["twos"] = twos
+        mine["multiplied"] = int(factor != 1 or mine["twos"] > 0)

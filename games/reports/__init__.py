@@ -34,6 +34,7 @@ from games.reports.season import Span, group_rates, season, span
 from games.reports.season_player import season_player
 from games.reports.standings import group_standings
 from games.reports.summary import pair_rows, session_opponents, session_summary, settlement
+from games.reports.what_if import deal_what_if
 
 __all__ = [
     "LEDGER_CSV_HEADER",
@@ -43,6 +44,7 @@ __all__ = [
     "Span",
     "balances",
     "clear_everything",
+    "deal_what_if",
     "group_balances",
     "group_rates",
     "group_standings",

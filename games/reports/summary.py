@@ -15,6 +15,9 @@ from django.db import connection
 from django.db.models import Count, Q, Sum
 
 from games.dealing import dealer_name, next_dealer
+from games.engine.bigtwo import target_reached, threshold_factor
+from games.engine.games import GAMES
+from games.engine.rules import Rules
 from games.engine.tally import tally
 from games.models import Deal, ReviewLine, Session
 from games.reports import ledger
@@ -24,7 +27,19 @@ CHUNK = 2000
 
 # What a deal's tally counts per player, added up for the summary (each key of engine.tally
 # but "royalties", which is an amount).
-_COUNTED = ("fouls", "surrenders", "scoops", "naturals", "royalty_rows")
+_COUNTED = (
+    "fouls",
+    "surrenders",
+    "scoops",
+    "naturals",
+    "royalty_rows",
+    "wins",
+    "cards_left",
+    "multiplied",
+    "twos",
+)
+# The average of cards left is given to a hundredth.
+HUNDREDTH = Decimal("0.01")
 
 
 def _no_counts(names: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -37,6 +52,10 @@ def _no_counts(names: Iterable[str]) -> dict[str, dict[str, Any]]:
             "naturals": 0,
             "royalties": ZERO,
             "royalty_rows": 0,
+            "wins": 0,
+            "cards_left": 0,
+            "multiplied": 0,
+            "twos": 0,
         }
         for name in names
     }
@@ -155,6 +174,7 @@ def session_summary(
         ]
 
     missed = _units_missed(session)
+    big_two = GAMES[session.game].shape == "leftovers"
     players = []
     for pk, name in name_of.items():
         units, money = net.get(pk, ledger.NOTHING)
@@ -162,20 +182,91 @@ def session_summary(
             {"id": pk, "name": name, "units": units, "money": money}
             | counts[name]
             | {"units_missed": missed.get(pk, ZERO)}
+            | ({"cards_left_average": _average(counts[name])} if big_two else {})
         )
-    return {
-        "session": session.pk,
-        "game": session.game,
-        "date": session.date,
-        "status": session.status,
-        "currency": session.group.currency,
-        "deals": deals["active"],
-        "reviewed_deals": deals["reviewed"],
-        "void_deals": sorted(void),
-        "players": players,
-        "pairs": matrix,
-        "next_dealer": _next_dealer(session) if session.is_open else None,
-    } | ({"running": running_units, **paged} if running else {})
+    full = sums if running and window is None else None
+    return (
+        {
+            "session": session.pk,
+            "game": session.game,
+            "date": session.date,
+            "status": session.status,
+            "currency": session.group.currency,
+            "deals": deals["active"],
+            "reviewed_deals": deals["reviewed"],
+            "void_deals": sorted(void),
+            "players": players,
+            "pairs": matrix,
+            "next_dealer": _next_dealer(session) if session.is_open else None,
+        }
+        | ({"running": running_units, **paged} if running else {})
+        | ({"big_two": big_two_deals(session, full)} if big_two else {})
+    )
+
+
+def _average(counts: dict[str, Any]) -> Decimal:
+    """The cards a player was left with per deal played, to a hundredth (0 before any)."""
+    if not counts["deals"]:
+        return ZERO
+    return (Decimal(counts["cards_left"]) / counts["deals"]).quantize(HUNDREDTH)
+
+
+def big_two_deals(
+    session: Session, sums: list[tuple[int, list[Decimal]]] | None = None
+) -> dict[str, Any]:
+    """Big Two: the active deals where a ``multipliers`` threshold or the 2s held changed a
+    loser's payment (``multiplied``: per deal its number and, per such loser in seat order,
+    the cards left, the threshold factor or None, and the 2s that counted), and the deal
+    after which a loss first reached the session's target score (``target``: its number,
+    who reached it and the target; None without a target or before it is reached).
+
+    Read from the deals' stored tallies (a deal stored before them is tallied from its
+    result) and the summed ledger (``sums``: the session's running totals when the caller
+    has them whole); nothing is scored again.
+    """
+    rules = Rules.from_mapping(session.rules)
+    seat = {name: k for k, name in enumerate(session.seat_names().values())}
+    active = session.deals.filter(status=Deal.Status.ACTIVE).order_by("number")
+    stored = active.filter(tally__isnull=False).values_list("number", "tally")
+    older = active.filter(tally__isnull=True).values_list("number", "result")
+    tallies: Iterator[tuple[int, Any]] = itertools.chain(
+        stored.iterator(CHUNK),
+        ((number, tally(result)) for number, result in older.iterator(CHUNK)),
+    )
+    multiplied: list[dict[str, Any]] = []
+    for number, counted in tallies:
+        losers: list[dict[str, Any]] = []
+        for name, mine in counted.items():
+            if mine["multiplied"]:
+                factor = threshold_factor(rules, mine["cards_left"])
+                losers.append(
+                    {
+                        "name": name,
+                        "cards_left": mine["cards_left"],
+                        "multiplier": None if factor == 1 else factor,
+                        "twos": mine["twos"],
+                    }
+                )
+        if losers:
+            # In seat order: a tally read back from PostgreSQL's jsonb has its keys sorted.
+            losers.sort(key=lambda loser: seat.get(loser["name"], len(seat)))
+            multiplied.append({"deal": number, "players": losers})
+    multiplied.sort(key=lambda entry: entry["deal"])
+    return {"multiplied": multiplied, "target": _target_deal(session, rules, sums)}
+
+
+def _target_deal(
+    session: Session, rules: Rules, sums: list[tuple[int, list[Decimal]]] | None
+) -> dict[str, Any] | None:
+    """The first active deal after which a running loss reached the target score."""
+    if rules.target_score is None:
+        return None
+    names = list(session.seat_names().values())
+    for number, totals in ledger.running_sums(session, "units") if sums is None else sums:
+        reached = target_reached(dict(zip(names, totals, strict=True)), rules)
+        if reached:
+            return {"deal": number, "players": reached, "target_score": rules.target_score}
+    return None
 
 
 def _next_dealer(session: Session) -> str | None:

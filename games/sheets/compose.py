@@ -25,6 +25,7 @@ from games.engine.games import GAMES, player_hands
 from games.engine.rules import Rules, decimal_text
 from games.models import Deal, Document, Player, Session
 from games.present import (
+    big_two_lines,
     game_name,
     is_mau_binh,
     money,
@@ -33,6 +34,7 @@ from games.present import (
     natural_name,
     signed,
     text_faces,
+    units,
 )
 from games.rules_text import describe_rules
 from games.sheets.charts import PLAYER_COLOURS, running_totals_svg
@@ -182,6 +184,9 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
             # Its own sign: at a x2 pair stake a player can be down in units, up in money.
             "units_negative": p["units"] < 0,
             "units_missed": decimal_text(p.get("units_missed", ZERO)),
+            "wins": p["wins"],
+            "cards_left_average": units(p.get("cards_left_average", ZERO)),
+            "multiplied": p["multiplied"],
         }
         for k, p in enumerate(summary["players"])
     ]
@@ -224,6 +229,7 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
         "unreviewed": unreviewed_deals(session),
         **night_money(session),
         "rows_game": bool(GAMES[rules.game].rows),
+        "big_two": big_two_lines(summary["big_two"]) if "big_two" in summary else None,
         "fantasyland": GAMES[rules.game].has_fantasyland,
         "matrix": matrix,
         "fewest_transfers": transfers(settled["fewest_transfers"]),

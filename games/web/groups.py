@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import reports, services
-from games.engine import RuleError, ScoreError
+from games.engine import RuleError, Rules, ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
 from games.models import Group, Membership
 from games.present import GAME_NAMES, money, money_in, signed, units
+from games.rules_text import foul_warning
 from games.web import invites, rules_form
 from games.web.common import group_for, player_for, require_owner_role, user_of
 
@@ -199,6 +200,9 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
     ]
     applies = {option.name for option in rules_form.options_for(preset)}
     context = {
+        "foul_warning": _foul_warning(
+            rule_set.rules, request.POST if request.method == "POST" else None, rule_set.spec
+        ),
         "group": group,
         "presets": [(name, preset_rules(name).game) for name in PRESETS],
         "preset": values.get("preset", ""),
@@ -208,6 +212,19 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
         "rule_set": rule_set,
     }
     return render(request, "web/group_rules.html", context, status=400 if error else 200)
+
+
+def _foul_warning(
+    stored: Mapping[str, Any], typed: Mapping[str, Any] | None, spec: Any
+) -> str | None:
+    """The warning for the rules on the page: those typed when they are valid rules, else
+    the group's own."""
+    if typed is not None:
+        try:
+            return foul_warning(Rules.from_mapping(rules_form.spec_from_form(typed, spec)))
+        except ScoreError:
+            pass
+    return foul_warning(Rules.from_mapping(stored))
 
 
 @login_required

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.options import OPTIONS as RULE_OPTIONS
-from games.engine.options import OPTIONS_BY_GAME, TABLES
+from games.engine.options import OPTIONS_BY_GAME, OPTIONS_BY_NAME, TABLES
 from games.engine.rules import PRESETS, preset_rules
 from games.rules_text import option_sentence
 
@@ -79,6 +79,27 @@ def _value(option: Option, text: str) -> Any:
             steps.append([_whole(left.strip()), factor.strip()])
         return steps
     return text
+
+
+def typed_value(name: str, text: str) -> Any:
+    """An option of the engine's table (any, also one the form leaves out) typed as text,
+    as the JSON value the engine validates: read as the form reads it, "true" and "false"
+    taken for yes and no."""
+    known = OPTIONS_BY_NAME.get(name)
+    if known is None:
+        return text.strip()
+    option = Option(known.name, known.form_kind, known.sentence, known.choices)
+    if option.kind == "bool":
+        text = {"true": "yes", "false": "no"}.get(text.strip().lower(), text)
+    return _value(option, text)
+
+
+def value_text(name: str, value: Any) -> str:
+    """An option's value (as the rules mapping holds it) written as the form takes it."""
+    known = OPTIONS_BY_NAME.get(name)
+    if known is None:
+        return str(value)
+    return describe_value(Option(known.name, known.form_kind, known.sentence), value)
 
 
 def custom_tables(spec: str | Mapping[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from games.engine.rules import PRESETS
 from games.models import Session
 from games.present import (
     GAME_NAMES,
+    big_two_lines,
     game_name,
     money_in,
     signed,
@@ -162,6 +163,7 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
             "royalties_text": units(p["royalties"]),
             "missed_text": units(p["units_missed"]),
         }
+        | ({"average_text": units(p["cards_left_average"])} if "big_two" in summary else {})
         for p in summary["players"]
     ]
     against = reports.session_opponents(session, rows)
@@ -198,6 +200,7 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         "role": role,
         "summary": summary,
         "players": players,
+        "big_two": big_two_lines(summary["big_two"]) if "big_two" in summary else None,
         "fewest": transfers(settle["fewest_transfers"]),
         "pair_by_pair": transfers(settle["pair_by_pair"]),
         "ledgers": ledgers,

@@ -14,6 +14,7 @@ from games.web import (
     scoreboard,
     season,
     sessions,
+    what_if,
 )
 
 app_name = "web"
@@ -98,6 +99,7 @@ urlpatterns = [
     path("seat/<str:token>/", live.seat_page, name="seat"),
     path("sessions/<int:pk>/deal/", deals.deal_new, name="deal"),
     path("sessions/<int:pk>/deal/preview/", deals.deal_preview, name="deal-preview"),
+    path("sessions/<int:pk>/deals/<int:number>/", what_if.deal_page, name="deal-page"),
     path("sessions/<int:pk>/deals/<int:number>/edit/", deals.deal_edit, name="deal-edit"),
     path("sessions/<int:pk>/deals/<int:number>/void/", deals.deal_void, name="deal-void"),
     path("sessions/<int:pk>/deals/<int:number>/restore/", deals.deal_restore, name="deal-restore"),

@@ -1,4 +1,4 @@
-"""Migration 0005 tallies the deals stored before it, as recording does now."""
+"""Migrations 0005 and 0022 tally the deals stored before them, as recording does now."""
 
 from __future__ import annotations
 
@@ -33,8 +33,16 @@ def test_the_migration_tallies_stored_deals(night: Session) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_migration_0023_tallies_big_two_and_fantasy_land(night: Session) -> None:
     stored = dict(night.deals.values_list("pk", "tally"))
-    # As tallied before the season: no scoops given, no Big Two, no fantasy land.
-    season_keys = ("scooped", "wins", "cards_left", "fantasy_entries", "fantasy_stays")
+    # As tallied before: no scoops given, no Big Two counts, no fantasy land.
+    season_keys = (
+        "scooped",
+        "wins",
+        "cards_left",
+        "multiplied",
+        "twos",
+        "fantasy_entries",
+        "fantasy_stays",
+    )
     for deal in Deal.objects.all():
         assert deal.tally is not None
         deal.tally = {

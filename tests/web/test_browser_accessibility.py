@@ -92,6 +92,7 @@ def night(transactional_db: None) -> dict[str, Any]:
         f"/sessions/{s}/",
         f"/sessions/{s}/deal/",
         f"/sessions/{s}/deals/1/edit/",
+        f"/sessions/{s}/deals/1/?option=bonus&value=2-4",
         f"/sessions/{s}/summary/",
         f"/sessions/{s}/live/",
         "/accounts/password/change/",

@@ -95,6 +95,7 @@ def test_nothing_overflows_and_every_control_is_a_target(
         f"/sessions/{s}/deals/1/edit/",
         f"/groups/{g}/season/?range=all",
         f"/groups/{g}/season/players/{long_names.seats.get(seat=1).player_id}/?range=all",
+        f"/sessions/{s}/deals/1/?option=foul_penalty&value=sweep",
     ]
     for path in paths:
         page.goto(live_server.url + path)

@@ -60,6 +60,7 @@ PAGES = {
     "web:live": "/sessions/{s}/live/",
     "web:seat": "/seat/{k}/",
     "web:deal-edit": "/sessions/{s}/deals/1/edit/",
+    "web:deal-page": "/sessions/{s}/deals/1/?option=bonus&value=2-4",
     "web:summary": "/sessions/{s}/summary/",
     "web:balances": "/groups/{g}/balances/",
     "web:season": "/groups/{g}/season/?range=all",

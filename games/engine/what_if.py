@@ -1,0 +1,84 @@
+"""What if: a deal's rules with one option changed, and the deal's result beside it.
+
+Any option of the option table (``options.OPTIONS``) that applies to the deal's game may be
+changed, and its new value is checked as the rules form checks it (its kind, its bounds);
+the rules that result must still hold together (``Rules.from_mapping``). Errors name the
+option. Nothing here stores anything: the caller scores the deal again under
+``changed_rules`` and compares with ``compare``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from .errors import RuleError
+from .games import GAMES
+from .options import OPTIONS_BY_GAME, OPTIONS_BY_NAME
+from .rules import Rules, decimal_text, rules_from_mapping, rules_to_mapping
+from .validate import parse_option
+
+__all__ = ["changed_rules", "compare", "options_for"]
+
+
+def options_for(rules: Rules) -> list[str]:
+    """The options a what-if may change under ``rules``: those of its game, in the table's
+    order."""
+    allowed = OPTIONS_BY_GAME[rules.game]
+    return [name for name in OPTIONS_BY_NAME if name in allowed]
+
+
+def changed_rules(rules: Mapping[str, Any], option: object, value: object) -> Rules:
+    """The rules stored with a deal (``rules``, as ``Rules.to_mapping`` wrote them) with
+    ``option`` set to ``value``. A royalty or naturals mapping updates the deal's own table.
+
+    ``RuleError`` (field ``option`` or ``value``) for an option that is unknown or not of
+    the deal's game, for a value its kind or bounds refuse, or for rules that no longer
+    hold together; its message names the option.
+    """
+    stored = rules_from_mapping(rules)
+    if not isinstance(option, str) or option not in OPTIONS_BY_NAME:
+        known = ", ".join(options_for(stored))
+        raise RuleError(f"option: {option!r} is not an option; known: {known}", "option")
+    if option not in OPTIONS_BY_GAME[stored.game]:
+        raise RuleError(
+            f"option: {option!r} does not apply to {GAMES[stored.game].display_name}", "option"
+        )
+    try:
+        parsed = parse_option(option, value, getattr(stored, option), limits=True)
+        # Read back from its mapping, so that every check of a whole rule set applies.
+        return rules_from_mapping(rules_to_mapping(dataclasses.replace(stored, **{option: parsed})))
+    except RuleError as error:
+        message = error.message
+        if not message.startswith(f"rules.{option}"):  # another option refuses the change
+            message = f"rules.{option}: {value!r} cannot be set here: {message}"
+        raise RuleError(message, "value") from None
+
+
+def compare(recorded: Mapping[str, Any], what_if: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per player of two results of one deal (the engine's, by name in the recorded order):
+    the units recorded, the units under the changed rules and the difference, as exact text;
+    the money too when the results carry it."""
+    other = {player["name"]: player for player in what_if["players"]}
+    rows = []
+    for player in recorded["players"]:
+        then = Decimal(player["units"])
+        now = Decimal(other[player["name"]]["units"])
+        row = {
+            "name": player["name"],
+            "recorded": decimal_text(then),
+            "what_if": decimal_text(now),
+            "difference": decimal_text(now - then),
+        }
+        if "money" in player and "money" in other[player["name"]]:
+            money_then = Decimal(player["money"])
+            money_now = Decimal(other[player["name"]]["money"])
+            row |= {
+                "recorded_money": decimal_text(money_then),
+                "what_if_money": decimal_text(money_now),
+                "money_difference": decimal_text(money_now - money_then),
+            }
+        rows.append(row)
+    return rows
