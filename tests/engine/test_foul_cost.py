@@ -31,6 +31,7 @@ EXPECTED = {
     "pineapple": (6, 6),
     "mau-binh-south": (6, 6),
     "mau-binh-north": (6, 6),
+    "mau-binh-saigon": (6, 6),  # the South's prices; its aces pay as royalties
     "big-two": None,
 }
 
