@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -126,5 +127,6 @@ SCRIPT_STRINGS: dict[str, Any] = {
 
 
 def script_strings(request: HttpRequest) -> dict[str, Any]:
-    """Context processor: the scripts' words, for base.html's JSON data block."""
-    return {"script_strings": SCRIPT_STRINGS}
+    """Context processor: the scripts' words, for base.html's JSON data block; and whether
+    the pages register the service worker (``OFFLINE_APP``, games/web/app.py)."""
+    return {"script_strings": SCRIPT_STRINGS, "offline_app": settings.OFFLINE_APP}

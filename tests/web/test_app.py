@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.test import Client
@@ -67,7 +68,9 @@ def test_the_favicon_and_the_offline_page(db: None) -> None:
     assert "No connection" in page and "Sign out" not in page
 
 
-def test_every_page_links_the_manifest_and_the_icons(alice: User) -> None:
+def test_every_page_links_the_manifest_and_the_icons(alice: User, settings: Any) -> None:
+    assert '<script src="/static/games/app.js"' not in Client().get("/").content.decode()
+    settings.OFFLINE_APP = True  # the worker registered only when asked for
     page = signed_in(alice).get("/groups/").content.decode()
 
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page

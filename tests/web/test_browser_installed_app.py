@@ -40,8 +40,9 @@ def kept(page: Any, path: str) -> bool:
 
 
 def test_the_deal_page_opens_offline_with_its_draft(
-    chromium: Any, proxy: DroppingProxy, open_night: Session
+    chromium: Any, proxy: DroppingProxy, open_night: Session, settings: Any
 ) -> None:
+    settings.OFFLINE_APP = True  # off by default: see docs/pages.md
     context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
