@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from celery import Task, shared_task
@@ -138,28 +139,33 @@ def document_fingerprint(document: Document) -> str:
     return fingerprint(document.session, document.player)
 
 
-def _fresh_existing(
-    session: Session, kind: str, paper: str, player: Player | None, language: str
-) -> Document | None:
-    """A document of the same kind already ready and not stale, or pending and not overdue."""
-    candidates = Document.objects.filter(
-        session=session,
-        kind=kind,
-        paper=paper,
-        player=player,
-        language=language,
-        status__in=(Document.Status.PENDING, Document.Status.READY),
+def _fresh(matching: Any, current: Callable[[], str]) -> Document | None:
+    """Of the documents ``matching`` a request (a queryset), one still good: pending and
+    not overdue, or ready with the fingerprint the data has now (``current``, worked out
+    only when a ready one is there to compare)."""
+    candidates = matching.filter(
+        status__in=(Document.Status.PENDING, Document.Status.READY)
     ).order_by("-requested_at", "-pk")
-    current = None
+    fingerprint_now = None
     for document in candidates[:5]:
         if document.status == Document.Status.PENDING:
             if not _overdue(document):
                 return document
             continue
-        current = current or fingerprint(session, player)
-        if document.fingerprint == current:
+        fingerprint_now = fingerprint_now or current()
+        if document.fingerprint == fingerprint_now:
             return document
     return None
+
+
+def _fresh_existing(
+    session: Session, kind: str, paper: str, player: Player | None, language: str
+) -> Document | None:
+    """A document of the same kind already ready and not stale, or pending and not overdue."""
+    matching = Document.objects.filter(
+        session=session, kind=kind, paper=paper, player=player, language=language
+    )
+    return _fresh(matching, lambda: fingerprint(session, player))
 
 
 def request_document(
@@ -210,7 +216,7 @@ def request_season_document(
     member of the group: ``(document, created)``, as ``request_document`` answers."""
     require_member(by, group)
     language = language_for(by)
-    candidates = Document.objects.filter(
+    matching = Document.objects.filter(
         group=group,
         kind=Document.Kind.SEASON,
         date_from=date_from,
@@ -218,17 +224,10 @@ def request_season_document(
         game=game,
         paper=paper,
         language=language,
-        status__in=(Document.Status.PENDING, Document.Status.READY),
-    ).order_by("-requested_at", "-pk")
-    current = None
-    for document in candidates[:5]:
-        if document.status == Document.Status.PENDING:
-            if not _overdue(document):
-                return document, False
-            continue
-        current = current or season_fingerprint(group, date_from, date_to, game)
-        if document.fingerprint == current:
-            return document, False
+    )
+    existing = _fresh(matching, lambda: season_fingerprint(group, date_from, date_to, game))
+    if existing is not None:
+        return existing, False
     with transaction.atomic():
         document = Document.objects.create(
             group=group,
