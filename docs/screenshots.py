@@ -13,7 +13,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -33,26 +32,9 @@ def free_port() -> int:
 
 def build_night() -> tuple[int, int]:
     """The group and an open session with four deals (one foul, one surrender, one natural)."""
-    from django.contrib.auth.models import User
+    from tests.web.nights import friday_night
 
-    from games import services
-    from tests.services.hands import deal, fouled
-
-    alice = User.objects.create_user("alice", password=PASSWORD)
-    group = services.create_group(alice, "Friday club", "EUR", Decimal("0.5"), "classic-1-6")
-    players = [services.add_player(group, name, by=alice) for name in SEATS]
-    services.set_pair_stake(group, players[0], players[2], 2, by=alice)
-    session = services.start_session(group, players, alice, place="Ann's kitchen")
-    services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
-    foul = deal(Ann="A", Bob="B", Cy="C", Di="D")
-    foul[1].update(fouled("B"))
-    services.record_deal(session, foul, alice)
-    surrender = [*deal(Bob="A", Cy="B", Ann="D"), {"name": "Di", "surrender": True}]
-    services.record_deal(session, surrender, alice)
-    natural = deal(Cy="A", Di="B", Ann="C", Bob="D")
-    natural[3]["natural"] = "six_pairs"
-    wrong = services.record_deal(session, natural, alice)
-    services.edit_deal(wrong, natural, alice, reason="six pairs declared late")
+    group, session = friday_night(PASSWORD)
     return group.pk, session.pk
 
 

@@ -10,19 +10,15 @@ the live table.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 
-from games import services
 from games.live import seat_links
-from tests.services.hands import deal, fouled
 from tests.web.browser import DESKTOP, PHONE
 from tests.web.conftest import PASSWORD
+from tests.web.nights import friday_night
 
-SEATS = ("Ann", "Bob", "Cy", "Di")
 SCHEMES = ("light", "dark")
 LANGUAGES = ("en", "vi")
 # What axe must never find (its "moderate" and "minor" findings are advice).
@@ -63,21 +59,7 @@ CHART_TEXT = """() => {
 
 @pytest.fixture
 def night(transactional_db: None) -> dict[str, Any]:
-    alice = User.objects.create_user("alice", password=PASSWORD)
-    group = services.create_group(alice, "Friday club", "EUR", Decimal("0.5"), "classic-1-6")
-    players = [services.add_player(group, name, by=alice) for name in SEATS]
-    services.set_pair_stake(group, players[0], players[2], 2, by=alice)
-    session = services.start_session(group, players, alice, place="Ann's kitchen")
-    services.record_deal(session, deal(Ann="A", Bob="B", Cy="C", Di="D"), alice)
-    foul = deal(Ann="A", Bob="B", Cy="C", Di="D")
-    foul[1].update(fouled("B"))
-    services.record_deal(session, foul, alice)
-    surrender = [*deal(Bob="A", Cy="B", Ann="D"), {"name": "Di", "surrender": True}]
-    services.record_deal(session, surrender, alice)
-    natural = deal(Cy="A", Di="B", Ann="C", Bob="D")
-    natural[3]["natural"] = "six_pairs"
-    wrong = services.record_deal(session, natural, alice)
-    services.edit_deal(wrong, natural, alice, reason="six pairs declared late")
+    group, session = friday_night(PASSWORD)
     seat = seat_links.token_for(seat_links.make_links(session)[0])
     g, s = group.pk, session.pk
     signed_in = [
@@ -87,7 +69,7 @@ def night(transactional_db: None) -> dict[str, Any]:
         f"/groups/{g}/rules/",
         f"/groups/{g}/balances/",
         f"/groups/{g}/season/?range=all",
-        f"/groups/{g}/season/players/{players[0].pk}/?range=all",
+        f"/groups/{g}/season/players/{group.players.get(name='Ann').pk}/?range=all",
         f"/groups/{g}/sessions/new/",
         f"/sessions/{s}/",
         f"/sessions/{s}/deal/",
