@@ -10,7 +10,9 @@ closed while its submit waited, are recorded once as well.
 
 from __future__ import annotations
 
+import itertools
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -108,6 +110,39 @@ def test_a_phone_that_drops_twice_is_recorded_once_without_a_second_tap_reconnec
     assert Deal.objects.filter(session=open_night).count() == 1
     assert recorded_units(open_night) == UNITS
     assert proxy.drops == 2
+
+
+def test_a_submit_that_fails_at_once_waits_before_going_again_reconnect(
+    phones: Phones, asgi_server: AsgiServer, open_night: Session, proxy: DroppingProxy
+) -> None:
+    # A network that refuses at once (the proxy resets every connection) fails a fetch in
+    # a millisecond: the phone must still pause between tries (2 s, then 4 s), not ask
+    # again as fast as it can, which kept a closed tab's process busy for good.
+    urls = seat_urls(asgi_server, open_night)
+    first = phones.open(urls[0])
+    di = phones.open(through(proxy, urls[3]))
+    start_deal(first)
+    expect(di.locator("#live-entry")).to_be_visible()
+    tap_hand(di, "D")
+    tries: list[float] = []
+    di.on(
+        "request",
+        lambda request: (
+            tries.append(time.monotonic())
+            if request.method == "POST" and request.url.endswith("/seats/4/submit/")
+            else None
+        ),
+    )
+    proxy.drop()
+    di.locator("#live-submit").tap()
+    expect(di.locator("#live-queued")).to_be_visible()
+    di.wait_for_timeout(5_000)
+    # The tap's try, then one after 2 s and one after 4 s more: three, perhaps four with a
+    # reconnect's, never dozens.
+    assert 2 <= len(tries) <= 4, len(tries)
+    assert all(later - earlier >= 1.5 for earlier, later in itertools.pairwise(tries))
+    proxy.restore()
+    expect(di.locator("#live-queued")).to_be_hidden(timeout=20_000)
 
 
 def test_a_submit_refused_with_503_goes_again_by_itself_reconnect(

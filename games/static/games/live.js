@@ -261,6 +261,7 @@
     if (!seatPage || !waiting || sending) return;
     sending = true;
     clearTimeout(resendTimer);
+    resendTimer = null;
     api("POST", "seats/" + config.seat + "/submit/", { entry: waiting.entry }, { "Idempotency-Key": waiting.key })
       .then(function (answer) {
         sending = false;
@@ -276,12 +277,14 @@
       }, function () { sending = false; retryLater(0); });
   }
 
+  // The next try waits its turn: the page drawn meanwhile does not send it sooner (a
+  // network that fails at once would otherwise be asked again and again without a pause).
   function retryLater(seconds) {
-    queued(t("live_submit_queued"));
-    showSeatPage(state && state.live);
     clearTimeout(resendTimer);
     resendTimer = setTimeout(sendPending, seconds ? seconds * 1000 : resendWait);
     resendWait = Math.min(resendWait * 2, 15000);
+    queued(t("live_submit_queued"));
+    showSeatPage(state && state.live);
   }
 
   function nudged() {
@@ -452,7 +455,7 @@
     conflicts.hidden = !list.length;
     if (open && you) resume(live, you);
     if (open && you && you.taken_over) showError(t("live_taken_over"));
-    if (waiting && !sending) sendPending();
+    if (waiting && !sending && !resendTimer) sendPending();
   }
 
   function showHostPage(live) {
