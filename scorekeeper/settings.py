@@ -345,10 +345,9 @@ ASGI_MAX_WAIT = env_int("ASGI_MAX_WAIT", default=10)
 # Behind a proxy that sets X-Request-Start (nginx: "t=${msec}"): seconds a request may
 # have waited for a web worker before it is answered the same way; 0 (the default) is off.
 REQUEST_QUEUE_LIMIT = env_int("REQUEST_QUEUE_LIMIT", default=0)
-# The pages register the service worker that keeps them for offline use (games/web/app.py).
-# Off until a page reopened after a real connection drop no longer waits on the worker
-# (docs/pages.md, "An app on the phone").
-OFFLINE_APP = env_bool("OFFLINE_APP", default=False)
+# The pages register the service worker that keeps them for offline use (games/web/app.py);
+# OFFLINE_APP=0 leaves it out (docs/pages.md, "An app on the phone").
+OFFLINE_APP = env_bool("OFFLINE_APP", default=True)
 # Where the pages open their WebSocket (games.live.socket_url): empty for the page's own origin
 # (``/ws/...`` on the server that sent the page, as `make run` and Daphne alone serve it);
 # otherwise a ws:// or wss:// origin in which ``{host}`` stands for the host name the page

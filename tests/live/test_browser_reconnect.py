@@ -51,6 +51,12 @@ def proxy(asgi_server: AsgiServer) -> Iterator[DroppingProxy]:
     found.close()
 
 
+def kept(page: Any, path: str) -> bool:
+    """Whether the service worker keeps ``path`` for the page's phone yet."""
+    script = "p => caches.open('scorekeeper-pages').then(c => c.match(p)).then(r => !!r)"
+    return bool(page.evaluate(script, path))
+
+
 def through(proxy: DroppingProxy, url: str) -> str:
     return proxy.url + urlsplit(url).path
 
@@ -198,6 +204,44 @@ def test_a_tab_closed_while_its_submit_waited_sends_it_when_reopened_reconnect(
 
     for page in [*pages, again]:
         expect(page.locator("#live-result")).to_be_visible(timeout=15_000)
+    assert Deal.objects.filter(session=open_night).count() == 1
+    assert recorded_units(open_night) == UNITS
+
+
+def test_a_seat_page_opened_again_with_no_network_shows_the_waiting_hand_reconnect(
+    phones: Phones, asgi_server: AsgiServer, open_night: Session, proxy: DroppingProxy
+) -> None:
+    urls = seat_urls(asgi_server, open_night)
+    pages = [phones.open(url) for url in urls[:3]]
+    di = phones.open(through(proxy, urls[3]))
+    start_deal(pages[0])
+    for page, name in zip(pages, SEATS, strict=False):
+        tap_hand(page, HOLDING[name])
+        page.locator("#live-submit").tap()
+    expect(di.locator("#live-entry")).to_be_visible()
+    # The service worker keeps the seat page for the phone once it looks after it.
+    path = urlsplit(urls[3]).path
+    for _ in range(50):
+        if kept(di, path):
+            break
+        di.wait_for_timeout(200)
+    assert kept(di, path)
+    tap_hand(di, "D")
+    proxy.drop()
+    di.locator("#live-submit").tap()
+    expect(di.locator("#live-queued")).to_be_visible()
+    context = di.context
+    di.close()
+
+    again = context.new_page()  # from the home screen, the Wi-Fi still gone
+    again.goto(through(proxy, urls[3]))
+    expect(again.locator("#live-queued")).to_contain_text("sent by itself")
+    expect(again.locator("#live-connection")).to_contain_text("Offline")
+    assert Deal.objects.filter(session=open_night).count() == 0
+
+    proxy.restore()  # no tap: the hand goes by itself
+    for page in [*pages, again]:
+        expect(page.locator("#live-result")).to_be_visible(timeout=20_000)
     assert Deal.objects.filter(session=open_night).count() == 1
     assert recorded_units(open_night) == UNITS
 

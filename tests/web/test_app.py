@@ -69,8 +69,6 @@ def test_the_favicon_and_the_offline_page(db: None) -> None:
 
 
 def test_every_page_links_the_manifest_and_the_icons(alice: User, settings: Any) -> None:
-    assert '<script src="/static/games/app.js"' not in Client().get("/").content.decode()
-    settings.OFFLINE_APP = True  # the worker registered only when asked for
     page = signed_in(alice).get("/groups/").content.decode()
 
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
@@ -79,3 +77,10 @@ def test_every_page_links_the_manifest_and_the_icons(alice: User, settings: Any)
     # Signed out, the sign-in page asks the worker to forget the pages it kept.
     assert "data-forget-pages" in Client().get("/accounts/login/").content.decode()
     assert "data-forget-pages" not in page
+
+
+def test_offline_app_off_leaves_the_worker_out(alice: User, settings: Any) -> None:
+    settings.OFFLINE_APP = False
+    page = signed_in(alice).get("/groups/").content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page  # still installable
+    assert "/static/games/app.js" not in page

@@ -42,7 +42,6 @@ def kept(page: Any, path: str) -> bool:
 def test_the_deal_page_opens_offline_with_its_draft(
     chromium: Any, proxy: DroppingProxy, open_night: Session, settings: Any
 ) -> None:
-    settings.OFFLINE_APP = True  # off by default: see docs/pages.md
     context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -76,6 +75,18 @@ def test_the_deal_page_opens_offline_with_its_draft(
         page.wait_for_timeout(100)
     assert kept(page, deal_path)
 
+    # The scoreboard, opened once (in a tab of its own: the deal page keeps its draft).
+    board_path = f"/sessions/{open_night.pk}/"
+    board = context.new_page()
+    board.goto(proxy.url + board_path)
+    board_heading = board.locator("h1").inner_text()
+    for _ in range(100):
+        if kept(board, board_path):
+            break
+        board.wait_for_timeout(100)
+    assert kept(board, board_path)
+    board.close()
+
     proxy.drop()  # the network gone, for the worker too
     context.set_offline(True)  # and the phone knows it (navigator.onLine)
     cold = context.new_page()
@@ -86,6 +97,10 @@ def test_the_deal_page_opens_offline_with_its_draft(
     for row, cards in HANDS["A"].items():
         expect(cold.locator(f"#p0-{row}")).to_have_value(cards)
     expect(cold.locator("#offline-banner")).to_be_visible()
+
+    board = context.new_page()
+    board.goto(proxy.url + board_path)
+    expect(board.locator("h1")).to_have_text(board_heading)
 
     never = context.new_page()
     never.goto(f"{proxy.url}/groups/{open_night.group_id}/balances/")

@@ -183,6 +183,19 @@
     if (!state || !state.live) return;
     try { localStorage.setItem(storageKey(state.live.id), JSON.stringify(readEntry())); } catch (e) { /* full */ }
   }
+  // A seat's page keeps the last state it was shown, so that opened again with no
+  // network (from the home screen, the service worker giving the page) it shows the hand
+  // and the submit waiting on the phone rather than nothing.
+  var STATE_KEY = "scorekeeper.live.state." + config.token;
+  function keepState(body) {
+    if (!seatPage) return;
+    try { localStorage.setItem(STATE_KEY, JSON.stringify(body)); } catch (e) { /* full */ }
+  }
+  function lastState() {
+    if (!seatPage) return null;
+    try { return JSON.parse(localStorage.getItem(STATE_KEY) || "null"); } catch (e) { return null; }
+  }
+
   function kept(liveId) {
     try { return JSON.parse(localStorage.getItem(storageKey(liveId)) || "null"); } catch (e) { return null; }
   }
@@ -466,6 +479,7 @@
 
   function show(next) {
     state = next;
+    keepState(next);
     shownAt = Date.now();
     var live = next.live;
     var message = $("live-message");
@@ -534,7 +548,11 @@
       connection(socket && socket.readyState === 1 ? t("live_connected") : t("live_polling"));
       if (seatPage && unsent) sendDraft();
       if (seatPage) sendPending();
-    }).catch(function () { connection(t("live_offline")); });
+    }).catch(function () {
+      var last = state ? null : lastState();
+      if (last) show(last);
+      connection(t("live_offline"));
+    });
   }
 
   function scoreboardSaw(session) {
