@@ -6,7 +6,7 @@ a page and a sheet never disagree on how "+7.5 units", "1,250,000 VND", "4.50 EU
 2026", "K♥", "six pairs" or "scoop" look. Mau Binh rule sets get the Vietnamese names of
 their naturals beside the English ones. Words follow the active language
 (``django.utils.translation``); numbers and dates follow its locale (Babel, with the CLDR
-data: ``games.locales``), so in Vietnamese numbers read "1.250,5" and dates "6 thg 12,
+data: ``games.lib.locales``), so in Vietnamese numbers read "1.250,5" and dates "6 thg 12,
 2026"; amounts keep their currency's decimals (ISO 4217: none for VND and JPY, two for EUR
 and USD) and never lose a digit; cards never change.
 """
@@ -28,7 +28,7 @@ from django.utils.translation import gettext_noop, ngettext
 from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
 from games.engine.games import GAMES, HANDS_FIELD
 from games.engine.rules import NATURALS, Rules
-from games.locales import babel_locale, minor_units
+from games.lib.locales import babel_locale, minor_units
 
 # --- numbers, money and dates ---------------------------------------------------------------
 

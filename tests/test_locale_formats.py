@@ -1,5 +1,5 @@
 """Numbers, money, dates and names as each language writes them (``games.present``,
-``games.locales``): Babel's CLDR data for the first three, ICU collation for the order of
+``games.lib.locales``): Babel's CLDR data for the first three, ICU collation for the order of
 names. No database."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import locales, present
+from games import present
+from games.lib import locales
 
 # Every language a page may be read in, the two Chinese scripts included: their codes are
 # mapped to CLDR locales whether or not settings.LANGUAGES offers them yet.

@@ -31,7 +31,7 @@ from games.api import serializers as s
 from games.api.schema import CONFLICT
 from games.engine import PRESETS, Rules
 from games.errors import ServiceError
-from games.locales import by_name, player_name
+from games.lib.locales import by_name, player_name
 from games.models import Group, Membership, PairStake, Player, RuleSet
 from games.services.names import same_as
 
@@ -241,7 +241,7 @@ class PlayerViewSet(
         return self.group.players.select_related("user").order_by("name")
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """The players in the reader's alphabetical order (``games.locales.name_key``):
+        """The players in the reader's alphabetical order (``games.lib.locales.name_key``):
         the database's own order knows no language."""
         players = by_name(self.filter_queryset(self.get_queryset()), player_name)
         page = self.paginate_queryset(players)

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Sum
 
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
-from games.locales import by_name
+from games.lib.locales import by_name
 from games.models import Group, Payment, Player, Session
 from games.reports.ledger import (
     NOTHING,

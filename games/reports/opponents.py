@@ -25,8 +25,8 @@ from django.db.models.fields.json import KeyTextTransform
 
 from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
+from games.lib.locales import by_name
 from games.lib.streaming import in_pieces
-from games.locales import by_name
 from games.models import Group, LedgerEntry, Player, Session, SessionSeat
 from games.reports.ledger import dated, payment_ledger, payment_lines
 

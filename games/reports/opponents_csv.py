@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from django.utils.translation import pgettext_lazy
 
-from games.locales import plain_amount
+from games.lib.locales import plain_amount
 from games.models import Group, Player, Session
 from games.reports import opponents
 from games.reports.opponents import Line, amount_text, ledger_rows, spreadsheet_safe

@@ -27,7 +27,7 @@ from django.db import connection
 from django.db.models import Count, QuerySet, Sum
 
 from games.engine.tally import tally
-from games.locales import name_key
+from games.lib.locales import name_key
 from games.models import Deal, Group, LedgerEntry, ReviewLine, Session, SessionSeat
 from games.reports import ledger
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Case, DecimalField, F, Q, QuerySet, Sum, When
 
-from games.locales import name_key
+from games.lib.locales import name_key
 from games.models import Group, LedgerEntry, Player
 from games.reports import ledger
 from games.reports.season import COUNTED, Scope, group_rates, season

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 
-from games.locales import by_name, name_key, player_name
+from games.lib.locales import by_name, name_key, player_name
 from games.models import Group, LedgerEntry, SessionSeat
 from games.reports.ledger import NOTHING, dated, nets, pair_sums
 

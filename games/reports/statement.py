@@ -22,7 +22,7 @@ from django.db.models.fields.json import KeyTextTransform
 
 from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
-from games.locales import by_name, plain_amount
+from games.lib.locales import by_name, plain_amount
 from games.models import Deal, Group, LedgerEntry, Player, SessionSeat
 from games.reports.ledger import NOTHING, Amounts, payment_ledger, payment_lines, play_ledger
 from games.reports.opponents import spreadsheet_safe

@@ -19,7 +19,7 @@ from games.engine.bigtwo import target_reached, threshold_factor
 from games.engine.games import GAMES
 from games.engine.rules import Rules
 from games.engine.tally import tally
-from games.locales import by_name
+from games.lib.locales import by_name
 from games.models import Deal, ReviewLine, Session
 from games.reports import ledger
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import reports, services
 from games.engine import RuleError, Rules, ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
-from games.locales import by_name, player_name
+from games.lib.locales import by_name, player_name
 from games.models import Group, Membership
 from games.present import GAME_NAMES, money, money_in, signed, units
 from games.rules_text import foul_warning

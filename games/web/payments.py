@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import reports, services
-from games.locales import by_name, player_name
+from games.lib.locales import by_name, player_name
 from games.models import Group, Payment, PaymentRevision
 from games.present import money_in, signed
 from games.services.payments import may_confirm

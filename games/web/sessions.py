@@ -20,7 +20,7 @@ from games import reports, services
 from games.engine import ScoreError
 from games.engine.games import GAMES
 from games.engine.rules import PRESETS
-from games.locales import by_name, player_name
+from games.lib.locales import by_name, player_name
 from games.models import Session
 from games.present import (
     GAME_NAMES,
