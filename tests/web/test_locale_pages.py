@@ -141,3 +141,16 @@ def test_english_pages_list_players_as_before(
 ) -> None:
     page = signed_in(bob).get(f"/groups/{group.pk}/", HTTP_ACCEPT_LANGUAGE="en")
     assert _player_names(page.content.decode()) == ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_a_payments_history_writes_dong_whole(
+    saigon: Group, saigon_players: dict[str, Player], alice: User
+) -> None:
+    payment = services.record_payment(
+        saigon, saigon_players["Đức"], saigon_players["An"], Decimal(1300000), alice
+    )
+    services.edit_payment(payment, {"amount": Decimal(1250000)}, alice, "counted again")
+    url = f"/groups/{saigon.pk}/payments/{payment.pk}/edit/"
+    page = signed_in(alice).get(url, HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    assert "Đức → An 1.300.000 VND" in html.unescape(page)
+    assert "1300000.00" not in page
