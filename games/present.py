@@ -1,44 +1,63 @@
-"""How numbers, cards, games, naturals and a deal's pairs read, for the pages and the PDFs
-alike.
+"""How numbers, money, dates, cards, games, naturals and a deal's pairs read, for the pages
+and the PDFs alike.
 
-Everything a person sees of a number or a card goes through here, so that a page and a
-sheet never disagree on how "+7.5 units", "1,250.00 VND", "K♥", "six pairs" or "scoop" look.
-Mau Binh rule sets get the Vietnamese names of their naturals beside the English ones.
-Words follow the active language (``django.utils.translation``); in Vietnamese numbers read
-"1.250,5" (a dot between thousands, a comma before decimals), and cards never change.
+Everything a person sees of a number, an amount, a date or a card goes through here, so that
+a page and a sheet never disagree on how "+7.5 units", "1,250,000 VND", "4.50 EUR", "Dec 6,
+2026", "K♥", "six pairs" or "scoop" look. Mau Binh rule sets get the Vietnamese names of
+their naturals beside the English ones. Words follow the active language
+(``django.utils.translation``); numbers and dates follow its locale (Babel, with the CLDR
+data: ``games.lib.locales``), so in Vietnamese numbers read "1.250,5" and dates "6 thg 12,
+2026"; amounts keep their currency's decimals (ISO 4217: none for VND and JPY, two for EUR
+and USD) and never lose a digit; cards never change.
 """
 
 from __future__ import annotations
 
+import copy
+import datetime
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.utils import translation
+from babel.dates import format_date, format_skeleton, format_time
+from babel.numbers import NumberPattern
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
 from games.engine.games import GAMES, HANDS_FIELD
-from games.engine.rules import NATURALS, Rules, decimal_text
+from games.engine.rules import NATURALS, Rules
+from games.lib.locales import active_code, babel_locale, minor_units
 
-# --- numbers -------------------------------------------------------------------------------
+# --- numbers, money and dates ---------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(locale: str, places: int) -> NumberPattern:
+    """``locale``'s decimal pattern (its grouping, its symbols) with at least ``places``
+    decimals; applied without rounding, so no digit is ever lost."""
+    pattern = copy.copy(babel_locale(locale).decimal_formats[None])
+    pattern.frac_prec = (places, places)
+    return pattern
+
+
+# A sheet or a ledger writes the same few amounts over and over, and Babel takes some
+# 25 microseconds a number: each text is remembered. Equal Decimals ("6", "6.00") read
+# the same, so the value itself is the key.
+@functools.lru_cache(maxsize=8192)
+def _formatted(locale: str, places: int, value: Decimal) -> str:
+    if not value:
+        value = abs(value)  # "-0.00" -> "0.00"
+    return _pattern(locale, places).apply(value, babel_locale(locale), decimal_quantization=False)
 
 
 def number(value: Decimal, *, places: int = 0) -> str:
-    """The one way a number reads on the pages and the sheets: exact, with thousands
-    separators and at least ``places`` decimals: "1,250.5", "-3", "325,000.00"."""
-    places = max(places, -value.normalize().as_tuple().exponent)  # type: ignore[operator]
-    text = f"{value:,.{places}f}"
-    text = text[1:] if text.startswith("-") and not value else text  # "-0.00" -> "0.00"
-    if translation.get_language() in COMMA_DECIMAL_LANGUAGES:  # "1.250,5"
-        text = text.translate(_SWAP_SEPARATORS)
-    return text
-
-
-# Languages that write "1.250,5" for 1,250.5 (the way numbers are written in Vietnam).
-COMMA_DECIMAL_LANGUAGES = frozenset({"vi"})
-_SWAP_SEPARATORS = str.maketrans({",": ".", ".": ","})
+    """The one way a number reads on the pages and the sheets: exact, with the active
+    locale's separators and at least ``places`` decimals: "1,250.5", "-3", "325,000.00";
+    in Vietnamese "1.250,5"."""
+    return _formatted(active_code(), places, value)
 
 
 def units(value: Decimal) -> str:
@@ -52,24 +71,55 @@ def signed(value: Decimal) -> str:
     return f"+{text}" if value > 0 else text
 
 
-def money(value: Decimal, *, sign: bool = False) -> str:
-    """An amount with thousands separators, at least two decimals and never fewer than it
-    has: "4.50", "0.125", "325,000.00"; with ``sign``, "+4.50" for a gain."""
-    text = number(value, places=2)
+def money(value: Decimal, currency: str, *, sign: bool = False) -> str:
+    """An amount written as ``currency`` is: "4.50" in EUR, "325,000" in VND; never fewer
+    decimals than it has ("0.125" in EUR, "1,000.5" in VND: a fraction of a dong is shown,
+    not lost); with ``sign``, "+4.50" for a gain."""
+    text = number(value, places=minor_units(currency))
     return f"+{text}" if sign and value > 0 else text
 
 
 def money_in(value: Decimal, currency: str, *, sign: bool = True) -> str:
-    """An amount with its currency: "+4.50 EUR", "-1,250.00 VND"."""
-    return f"{money(value, sign=sign)} {currency}"
+    """An amount with its currency: "+4.50 EUR", "-1,250,000 VND"."""
+    return f"{money(value, currency, sign=sign)} {currency}"
 
 
 def multiple(value: Decimal) -> str:
     """A pair's multiple of the unit: "x2", "x0.5"."""
-    text = decimal_text(value)
-    if translation.get_language() in COMMA_DECIMAL_LANGUAGES:
-        text = text.translate(_SWAP_SEPARATORS)
-    return f"x{text}"
+    return f"x{number(value)}"
+
+
+# Date lengths as CLDR names them: "medium" is "Dec 6, 2026" / "6 thg 12, 2026",
+# "full" "Sunday, December 6, 2026"; the others are skeletons, the fields a date shows
+# ("MMMd": "Dec 6"; "MMMEd": "Sun, Dec 6"; "Md": "12/6"), laid out as the locale lays them.
+DATE_STYLES = frozenset({"short", "medium", "long", "full"})
+
+
+def day(value: datetime.date | None, style: str = "medium") -> str:
+    """A date as the active language writes it (Babel, CLDR): a ``DATE_STYLES`` length or
+    a skeleton ("MMMd"); '' for no date."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime.datetime):
+        value = value.date()
+    if style in DATE_STYLES:
+        return format_date(value, style, locale=babel_locale())
+    return format_skeleton(style, value, locale=babel_locale())
+
+
+def moment(value: datetime.datetime | None, style: str = "medium") -> str:
+    """A date and time of day in the current time zone, as the active language writes
+    them: "Dec 6, 2026, 9:40 PM" ("medium"), "Dec 6, 9:40 PM" ("short"), in Vietnamese
+    "21:40 6 thg 12, 2026"; '' for none."""
+    if value is None:
+        return ""
+    local = timezone.localtime(value) if timezone.is_aware(value) else value
+    locale = babel_locale()
+    date = day(local, "MMMd" if style == "short" else style)
+    time = format_time(local, "short", locale=locale)
+    # The locale's way of joining a date and a time ("{1}, {0}", "{1} {0}").
+    joined = str(locale.datetime_formats.get("medium", "{1} {0}"))
+    return joined.replace("{1}", date).replace("{0}", time)
 
 
 # --- cards ---------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from games.engine.foul_cost import foul_cost
 from games.engine.games import GAMES
 from games.engine.options import OPTIONS_BY_NAME
 from games.engine.rules import ROWS, Rules, decimal_text
-from games.present import game_name, is_mau_binh, natural_name
+from games.present import game_name, is_mau_binh, natural_name, units
 
 # Mau Binh words for a scoop, a scoop of the whole table, a foul and an instant win.
 VIETNAMESE_TERMS: Mapping[str, str] = {
@@ -94,7 +94,7 @@ def hand_name(key: str) -> str:
 
 def _units(value: Decimal) -> str:
     count = 1 if value == 1 else 2
-    return ngettext("%(n)s unit", "%(n)s units", count) % {"n": decimal_text(value)}
+    return ngettext("%(n)s unit", "%(n)s units", count) % {"n": units(value)}
 
 
 def _ranked_run(entries: list[tuple[str, Decimal]]) -> str | None:
@@ -113,9 +113,9 @@ def _ranked_run(entries: list[tuple[str, Decimal]]) -> str | None:
     (first, low), (last, high) = entries[0], entries[-1]
     return _("%(first)s %(low)s up to %(last)s %(high)s") % {
         "first": hand_name(first),
-        "low": decimal_text(low),
+        "low": units(low),
         "last": hand_name(last),
-        "high": decimal_text(high),
+        "high": units(high),
     }
 
 
@@ -173,7 +173,7 @@ def _scoring(rules: Rules) -> list[str]:
             "name": VIETNAMESE_TERMS["scoop_all"]
             if is_mau_binh(rules)
             else _("scooping the table"),
-            "multiplier": decimal_text(rules.scoop_all_multiplier),
+            "multiplier": units(rules.scoop_all_multiplier),
         }
         if rules.foul_counts_as_scoop:
             text = _(
@@ -328,12 +328,12 @@ def _describe_big_two(rules: Rules) -> list[str]:
     for threshold, factor in rules.multipliers:
         lines.append(
             _("%(threshold)s or more cards left: x%(factor)s.")
-            % {"threshold": threshold, "factor": decimal_text(factor)}
+            % {"threshold": threshold, "factor": units(factor)}
         )
     if rules.two_multiplier is not None:
         lines.append(
             _("Each 2 still held multiplies that loser's payment by %(factor)s.")
-            % {"factor": decimal_text(rules.two_multiplier)}
+            % {"factor": units(rules.two_multiplier)}
         )
     if rules.two_bonus is not None:
         lines.append(
@@ -352,7 +352,7 @@ def _describe_big_two(rules: Rules) -> list[str]:
     if rules.target_score is not None:
         lines.append(
             _("The session ends when a player's loss reaches %(target)s.")
-            % {"target": decimal_text(rules.target_score)}
+            % {"target": units(rules.target_score)}
         )
     return lines
 

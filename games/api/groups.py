@@ -31,6 +31,7 @@ from games.api import serializers as s
 from games.api.schema import CONFLICT
 from games.engine import PRESETS, Rules
 from games.errors import ServiceError
+from games.lib.locales import by_name, player_name
 from games.models import Group, Membership, PairStake, Player, RuleSet
 from games.services.names import same_as
 
@@ -238,6 +239,15 @@ class PlayerViewSet(
         if self.is_schema_view():
             return Player.objects.none()
         return self.group.players.select_related("user").order_by("name")
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The players in the reader's alphabetical order (``games.lib.locales.name_key``):
+        the database's own order knows no language."""
+        players = by_name(self.filter_queryset(self.get_queryset()), player_name)
+        page = self.paginate_queryset(players)
+        if page is not None:
+            return self.get_paginated_response(self.get_serializer(page, many=True).data)
+        return Response(self.get_serializer(players, many=True).data)
 
     @extend_schema(request=s.PlayerCreateSerializer, responses={201: s.PlayerSerializer})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import Sum
 
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
+from games.lib.locales import by_name
 from games.models import Group, Payment, Player, Session
 from games.reports.ledger import (
     NOTHING,
@@ -169,7 +170,7 @@ def group_balances(
             "pending": pending.get(pk, NOTHING).money,
             "balance": net.get(pk, NOTHING).money,
         }
-        for pk, name in sorted(names.items(), key=lambda item: item[1])
+        for pk, name in by_name(names.items(), lambda item: item[1])
         if pk in won or pk in net or pk in paid or pk in received
     ]
     return {

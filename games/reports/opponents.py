@@ -25,6 +25,7 @@ from django.db.models.fields.json import KeyTextTransform
 
 from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
+from games.lib.locales import by_name
 from games.lib.streaming import in_pieces
 from games.models import Group, LedgerEntry, Player, Session, SessionSeat
 from games.reports.ledger import dated, payment_ledger, payment_lines
@@ -145,7 +146,7 @@ def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
         entry, sign = of(a, b)
         entry["paid"] += sign * money
         entry["balance_money"] += sign * money
-    return sorted(opponents.values(), key=lambda entry: entry["name"])
+    return by_name(opponents.values(), lambda entry: entry["name"])
 
 
 def _position(opponents: list[dict[str, Any]]) -> Case:

@@ -27,6 +27,7 @@ from django.db import connection
 from django.db.models import Count, QuerySet, Sum
 
 from games.engine.tally import tally
+from games.lib.locales import name_key
 from games.models import Deal, Group, LedgerEntry, ReviewLine, Session, SessionSeat
 from games.reports import ledger
 
@@ -329,7 +330,7 @@ def season(
                 "missed_trend": trend(series),
             }
         )
-    players.sort(key=lambda row: (-row["money"], -row["units"], row["name"]))
+    players.sort(key=lambda row: (-row["money"], -row["units"], name_key(row["name"])))
     return {
         "group": group.pk,
         "currency": group.currency,

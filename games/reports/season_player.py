@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Case, DecimalField, F, Q, QuerySet, Sum, When
 
+from games.lib.locales import name_key
 from games.models import Group, LedgerEntry, Player
 from games.reports import ledger
 from games.reports.season import COUNTED, Scope, group_rates, season
@@ -118,7 +119,7 @@ def season_player(
                 "deals": pair["deals"],
             }
         )
-    opponents.sort(key=lambda o: (-o["money"], o["name"]))
+    opponents.sort(key=lambda o: (-o["money"], name_key(o["name"])))
     best, worst = _extremes(scope, pk)
     payments = _payments(scope, pk)
     missing = {p["other"] for p in payments} - set(names)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 
+from games.lib.locales import by_name, name_key, player_name
 from games.models import Group, LedgerEntry, SessionSeat
 from games.reports.ledger import NOTHING, dated, nets, pair_sums
 
@@ -23,7 +24,7 @@ def group_standings(
     ``deals`` played (active deals with a ledger row of theirs) and ``average`` units per
     deal (4 places; null without deals). Most money first.
     """
-    players = list(group.players.order_by("name"))
+    players = by_name(group.players.all(), player_name)
     ledger = dated(LedgerEntry.objects.filter(deal__session__group=group), date_from, date_to)
     net = nets(pair_sums(ledger))
     deals = (
@@ -57,7 +58,7 @@ def group_standings(
                 "average": (units / played).quantize(Decimal("0.0001")) if played else None,
             }
         )
-    rows.sort(key=lambda row: (-row["money"], -row["units"], row["name"]))
+    rows.sort(key=lambda row: (-row["money"], -row["units"], name_key(row["name"])))
     return {
         "group": group.pk,
         "currency": group.currency,

@@ -22,9 +22,11 @@ from django.db.models.fields.json import KeyTextTransform
 
 from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
+from games.lib.locales import by_name, plain_amount
 from games.models import Deal, Group, LedgerEntry, Player, SessionSeat
 from games.reports.ledger import NOTHING, Amounts, payment_ledger, payment_lines, play_ledger
 from games.reports.opponents import spreadsheet_safe
+from games.reports.opponents_csv import csv_header
 
 ZERO = Decimal(0)
 
@@ -127,7 +129,7 @@ def statement(
         )
     }
     opponents: list[dict[str, Any]] = []
-    for other in sorted(set(lines) | set(carried), key=lambda pk: names[pk]):
+    for other in by_name(set(lines) | set(carried), names.__getitem__):
         start = carried.get(other, NOTHING)
         units, money = start
         ordered = sorted(
@@ -185,13 +187,15 @@ STATEMENT_CSV_HEADER = (
     "balance_money",
     "note",
 )
+# The columns holding money, written with their currency's decimals.
+MONEY_COLUMNS = frozenset({"unit_value", "money", "balance_money"})
 
 
-def _text(value: Any) -> str:
+def _text(value: Any, currency: str, key: str = "") -> str:
     if value is None:
         return ""
     if isinstance(value, Decimal):
-        return decimal_text(value)
+        return plain_amount(value, currency) if key in MONEY_COLUMNS else decimal_text(value)
     if isinstance(value, datetime.date):
         return value.isoformat()
     return str(value)
@@ -201,13 +205,14 @@ def statement_csv(data: dict[str, Any]) -> str:
     """A statement as CSV: a "carried in" row per opponent, its lines, a "carried out" row."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(STATEMENT_CSV_HEADER)
+    writer.writerow(csv_header(STATEMENT_CSV_HEADER))
     me = data["player"]["name"]
+    currency = data["currency"]
     for entry in data["opponents"]:
 
         def row(kind: str, line: dict[str, Any], entry: dict[str, Any] = entry) -> None:
             cells = [me, entry["name"], kind] + [
-                _text(line.get(key)) for key in STATEMENT_CSV_HEADER[3:]
+                _text(line.get(key), currency, key) for key in STATEMENT_CSV_HEADER[3:]
             ]
             writer.writerow([spreadsheet_safe(cell) for cell in cells])
 

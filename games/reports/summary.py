@@ -19,6 +19,7 @@ from games.engine.bigtwo import target_reached, threshold_factor
 from games.engine.games import GAMES
 from games.engine.rules import Rules
 from games.engine.tally import tally
+from games.lib.locales import by_name
 from games.models import Deal, ReviewLine, Session
 from games.reports import ledger
 
@@ -343,6 +344,6 @@ def session_opponents(
             entry["money"] += sign * money
             entry["deals"] += deals
     return {
-        name: sorted(opponents.values(), key=lambda entry: entry["name"])
+        name: by_name(opponents.values(), lambda entry: entry["name"])
         for name, opponents in against.items()
     }

@@ -16,7 +16,6 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from games import reports
@@ -26,8 +25,10 @@ from games.engine.rules import Rules, decimal_text
 from games.models import Deal, Document, Player, Session
 from games.present import (
     big_two_lines,
+    day,
     game_name,
     is_mau_binh,
+    moment,
     money,
     money_in,
     multiple,
@@ -62,7 +63,7 @@ def _header(session: Session, produced_at: datetime.datetime) -> dict[str, Any]:
         "game": game_name(rules),
         "preset": rules.preset,
         "rules_version": session.rule_set.version,
-        "produced_at": local.strftime("%Y-%m-%d %H:%M %Z"),
+        "produced_at": f"{moment(local)} {local:%Z}",
         "rule_lines": describe_rules(rules),
         "mau_binh": is_mau_binh(rules),
     }
@@ -173,7 +174,7 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
             "name": p["name"],
             "colour": PLAYER_COLOURS[k % len(PLAYER_COLOURS)],
             "units": signed(p["units"]),
-            "money": money(p["money"], sign=True),
+            "money": money(p["money"], currency, sign=True),
             "deals": p["deals"],
             "fouls": p["fouls"],
             "surrenders": p["surrenders"],
@@ -198,7 +199,7 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
                 if x == y
                 else {
                     "units": signed(summary["pairs"][x][y]["units"]),
-                    "money": money(summary["pairs"][x][y]["money"], sign=True),
+                    "money": money(summary["pairs"][x][y]["money"], currency, sign=True),
                 }
                 for y in names
             ],
@@ -208,7 +209,8 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
 
     def transfers(listed: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
         return [
-            {"payer": t["from"], "payee": t["to"], "amount": money(t["amount"])} for t in listed
+            {"payer": t["from"], "payee": t["to"], "amount": money(t["amount"], currency)}
+            for t in listed
         ]
 
     active = [deal for deal in deals if deal.status == Deal.Status.ACTIVE]
@@ -216,7 +218,7 @@ def sheet_data(session: Session, produced_at: datetime.datetime | None = None) -
     return {
         **_header(session, produced_at),
         "title": _("%(group)s: settlement of %(date)s")
-        % {"group": session.group.name, "date": date_format(session.date, "d F Y")},
+        % {"group": session.group.name, "date": day(session.date, "long")},
         "names": names,
         "stakes_lines": _stakes_lines(session, active),
         "deal_blocks": deal_blocks(deals, names, rules, totals, changes),
@@ -256,7 +258,7 @@ def _ledger_columns(currency: str) -> list[Column]:
     ]
 
 
-def _ledger_cells(deal: Mapping[str, Any], mark: str = "") -> list[str]:
+def _ledger_cells(deal: Mapping[str, Any], currency: str, mark: str = "") -> list[str]:
     """A deal of a ledger: its stake, units and money, and the balances after it; a payment
     (``mark`` in the deal's place): its money and the balances after it."""
     if deal["kind"] == "payment":
@@ -264,17 +266,17 @@ def _ledger_cells(deal: Mapping[str, Any], mark: str = "") -> list[str]:
             mark,
             "",
             "",
-            money(deal["money"], sign=True),
+            money(deal["money"], currency, sign=True),
             signed(deal["balance_units"]),
-            money(deal["balance_money"], sign=True),
+            money(deal["balance_money"], currency, sign=True),
         ]
     return [
         str(deal["deal"]),
         multiple(deal["multiplier"]),
         signed(deal["units"]),
-        money(deal["money"], sign=True),
+        money(deal["money"], currency, sign=True),
         signed(deal["balance_units"]),
-        money(deal["balance_money"], sign=True),
+        money(deal["balance_money"], currency, sign=True),
     ]
 
 
@@ -306,9 +308,9 @@ def ledger_data(
             if deal["kind"] == "payment":
                 mark = f"P{len(payments) + 1}"
                 payments.append(ledger_payment_line(deal, mark, seat_name, entry["name"], currency))
-                cells.append(_ledger_cells(deal, mark))
+                cells.append(_ledger_cells(deal, currency, mark))
                 continue
-            cells.append(_ledger_cells(deal))
+            cells.append(_ledger_cells(deal, currency))
             if deal["multiplier"] not in multipliers:
                 multipliers.append(deal["multiplier"])
         opponents.append(
@@ -317,9 +319,9 @@ def ledger_data(
                 "stake": ", then ".join(multiple(m) for m in multipliers),
                 "stake_now": multiple(entry["stake"]),
                 "units": signed(entry["units"]),
-                "money": money(entry["money"], sign=True),
-                "paid": money(entry["paid"], sign=True),
-                "balance": money(net, sign=True),
+                "money": money(entry["money"], currency, sign=True),
+                "paid": money(entry["paid"], currency, sign=True),
+                "balance": money(net, currency, sign=True),
                 "settle": settle,
                 "payments": payments,
                 "blocks": mono_blocks(_ledger_columns(currency), cells),
@@ -331,16 +333,16 @@ def ledger_data(
         % {
             "player": seat_name,
             "group": session.group.name,
-            "date": date_format(session.date, "d F Y"),
+            "date": day(session.date, "long"),
         },
         "player": seat_name,
         "stakes_lines": _stakes_lines(
             session, list(session.deals.filter(status=Deal.Status.ACTIVE).order_by("number"))
         ),
         "units": signed(ledger["units"]),
-        "money": money(ledger["money"], sign=True),
-        "paid": money(ledger["paid"], sign=True),
-        "balance": money(ledger["balance_money"], sign=True),
+        "money": money(ledger["money"], currency, sign=True),
+        "paid": money(ledger["paid"], currency, sign=True),
+        "balance": money(ledger["balance_money"], currency, sign=True),
         "opponents": opponents,
     }
 

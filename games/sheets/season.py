@@ -14,14 +14,13 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import reports
 from games.engine.games import GAMES
 from games.models import Group
-from games.present import GAME_NAMES, money, money_in, number, signed
+from games.present import GAME_NAMES, day, moment, money, money_in, number, signed
 from games.sheets.season_charts import COLOURS, head_to_head_chart, nights_chart
 
 ZERO = Decimal(0)
@@ -62,7 +61,7 @@ def trend_text(value: Decimal | None) -> str:
 
 
 def night_label(date: datetime.date) -> str:
-    return date_format(date, "j/n")
+    return day(date, "Md")
 
 
 def money_series(report: Mapping[str, Any]) -> dict[str, list[Decimal | None]]:
@@ -110,8 +109,8 @@ def matrix_cells(report: Mapping[str, Any]) -> dict[tuple[int, int], tuple[Decim
 def range_text(date_from: datetime.date | None, date_to: datetime.date | None) -> str:
     if date_from is None and date_to is None:
         return _("every night")
-    start = date_format(date_from, "j M Y") if date_from else "…"
-    end = date_format(date_to, "j M Y") if date_to else "…"
+    start = day(date_from) if date_from else "…"
+    end = day(date_to) if date_to else "…"
     return _("%(start)s to %(end)s") % {"start": start, "end": end}
 
 
@@ -140,7 +139,7 @@ def season_data(
                 "nights": row["nights"],
                 "deals": row["deals"],
                 "units": signed(row["units"]),
-                "money": money(row["money"], sign=True),
+                "money": money(row["money"], currency, sign=True),
                 "units_per_deal": per_deal_text(row["units_per_deal"]),
                 "fouls": row["fouls"],
                 "surrenders": row["surrenders"],
@@ -222,7 +221,7 @@ def season_html(
     local = timezone.localtime(produced_at or timezone.now())
     data.update(
         page_size=paper,
-        produced_at=date_format(local, "j M Y H:i"),
+        produced_at=moment(local),
         title=_("%(group)s: the season") % {"group": group.name},
     )
     return render_to_string("pdf/season.html", data)

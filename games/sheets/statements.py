@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Deal, DealRevision, Group, Payment, Session
-from games.present import money, money_in, multiple, number, signed
+from games.present import day, moment, money, money_in, multiple, signed
 from games.reports import payment_list
 from games.reports.ledger import NOTHING, nets, owed_pairs
 
@@ -31,7 +31,7 @@ def ledger_payment_line(
         "%(units)s units, %(money)s"
     ) % {
         "mark": mark,
-        "date": line["date"].isoformat(),
+        "date": day(line["date"]),
         "payer": payer,
         "payee": payee,
         "amount": money_in(abs(line["money"]), currency, sign=False),
@@ -49,15 +49,15 @@ def _line(line: dict[str, Any], currency: str) -> dict[str, Any]:
         terms = ""
     else:
         what = _("night of session %(id)s") % {"id": line["session"]}
-        terms = f"{number(line['unit_value'], places=2)} {currency}, {multiple(line['stake'])}"
+        terms = f"{money_in(line['unit_value'], currency, sign=False)}, {multiple(line['stake'])}"
     return {
         "date": line["date"],
         "what": what,
         "terms": terms,
         "units": "" if line["kind"] == "payment" else signed(line["units"]),
-        "money": money(line["money"], sign=True),
+        "money": money(line["money"], currency, sign=True),
         "balance_units": signed(line["balance_units"]),
-        "balance_money": money(line["balance_money"], sign=True),
+        "balance_money": money(line["balance_money"], currency, sign=True),
         "negative": line["balance_money"] < 0,
     }
 
@@ -72,22 +72,22 @@ def statement_context(group: Group, data: dict[str, Any]) -> dict[str, Any]:
         "unit_value": money_in(group.unit_value, currency, sign=False),
         "date_from": data["date_from"],
         "date_to": data["date_to"],
-        "produced_at": timezone.localtime().strftime("%Y-%m-%d %H:%M %Z"),
+        "produced_at": f"{moment(timezone.localtime())} {timezone.localtime():%Z}",
         "page_size": "A4",
         "opponents": [
             {
                 "name": entry["name"],
                 "stake": multiple(entry["stake"]),
-                "carried_in": money(entry["carried_in"]["money"], sign=True),
+                "carried_in": money(entry["carried_in"]["money"], currency, sign=True),
                 "carried_in_units": signed(entry["carried_in"]["units"]),
-                "carried_out": money(entry["carried_out"]["money"], sign=True),
+                "carried_out": money(entry["carried_out"]["money"], currency, sign=True),
                 "carried_out_units": signed(entry["carried_out"]["units"]),
                 "lines": [_line(line, currency) for line in entry["lines"]],
             }
             for entry in data["opponents"]
         ],
-        "carried_in": money(data["carried_in"], sign=True),
-        "carried_out": money(data["carried_out"], sign=True),
+        "carried_in": money(data["carried_in"], currency, sign=True),
+        "carried_out": money(data["carried_out"], currency, sign=True),
     }
 
 
@@ -108,8 +108,8 @@ def night_money(session: Session) -> dict[str, Any]:
     carried = [
         {
             "name": name,
-            "carried_in": money(before.get(pk, NOTHING).money, sign=True),
-            "carried_out": money(after.get(pk, NOTHING).money, sign=True),
+            "carried_in": money(before.get(pk, NOTHING).money, currency, sign=True),
+            "carried_out": money(after.get(pk, NOTHING).money, currency, sign=True),
             "negative_in": before.get(pk, NOTHING).money < 0,
             "negative_out": after.get(pk, NOTHING).money < 0,
         }

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import reports, services
 from games.engine import RuleError, Rules, ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
+from games.lib.locales import by_name, player_name
 from games.models import Group, Membership
 from games.present import GAME_NAMES, money, money_in, signed, units
 from games.rules_text import foul_warning
@@ -113,7 +114,7 @@ def group_page_context(group: Group, role: str) -> dict[str, Any]:
     for row in standings["players"]:
         row["units_text"] = signed(row["units"])
         row["money_text"] = money_in(row["money"], group.currency)
-    players = list(group.players.select_related("user"))
+    players = by_name(group.players.select_related("user"), player_name)
     merges = list(group.merges.select_related("merged_by")[:20])
     stakes = [
         (stake, units(stake.multiplier))
@@ -134,7 +135,7 @@ def group_page_context(group: Group, role: str) -> dict[str, Any]:
         "stake_players": [p for p in players if not p.is_retired],
         "merges": merges,
         "stakes": stakes,
-        "unit_value": money(group.unit_value),  # "0.50", as the sheets write it
+        "unit_value": money(group.unit_value, group.currency),  # "0.50", as the sheets write it
         "unit_value_input": decimal_text(group.unit_value),  # as typed: no separators
         "game_names": GAME_NAMES,
     }

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import services
 from games.lib.public_url import loopback_links, public_url
 from games.models import Group, GroupInvite, Player
+from games.present import moment
 from games.services import invites
 from games.web.common import group_for, require_owner_role, typed_text, user_of
 
@@ -52,7 +54,7 @@ def invite_new(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(
         request,
         _("New invite link, valid until %(when)s: share it or show its QR code.")
-        % {"when": invite.expires_at.strftime("%d %b %Y %H:%M UTC")},
+        % {"when": f"{moment(invite.expires_at)} {timezone.localtime(invite.expires_at):%Z}"},
     )
     return redirect(reverse("web:group", args=[group.pk]) + "#invites")
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import reports, services
+from games.lib.locales import by_name, player_name
 from games.models import Group, Payment, PaymentRevision
 from games.present import money_in, signed
 from games.services.payments import may_confirm
@@ -165,7 +166,7 @@ def group_balances(request: HttpRequest, pk: int) -> HttpResponse:
         "date_from": date_from,
         "date_to": date_to,
         "payments": payment_rows(request, group, payments[:200], role),
-        "all_players": list(group.players.all()),
+        "all_players": by_name(group.players.all(), player_name),
         "today": datetime.date.today().isoformat(),
         "initial": {name: request.GET.get(name, "") for name in ("payer", "payee", "amount")},
         "statement_url": reverse("api:group-statement", args=[group.pk]),
@@ -269,7 +270,7 @@ def payment_edit(request: HttpRequest, pk: int, payment_pk: int) -> HttpResponse
     context = {
         "group": group,
         "payment": payment,
-        "players": list(group.players.all()),
+        "players": by_name(group.players.all(), player_name),
         "history": payment.revisions.select_related("payer", "payee").order_by("version"),
         "error": error,
     }

@@ -20,6 +20,7 @@ from games import reports, services
 from games.engine import ScoreError
 from games.engine.games import GAMES
 from games.engine.rules import PRESETS
+from games.lib.locales import by_name, player_name
 from games.models import Session
 from games.present import (
     GAME_NAMES,
@@ -55,7 +56,7 @@ def seating_order(group: Any, players: list[Any]) -> list[Any]:
 def session_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Pick the game, two to four players in seat order, and tonight's rules."""
     group, role = group_for(request, pk)
-    players = list(group.players.all())
+    players = by_name(group.players.all(), player_name)
     offered = seating_order(group, [p for p in players if not p.is_retired])
     rule_set = group.current_rule_set()
     values: Mapping[str, Any] = request.POST if request.method == "POST" else {}
@@ -206,7 +207,7 @@ def session_summary(request: HttpRequest, pk: int) -> HttpResponse:
         "ledgers": ledgers,
         "jobs": _job_urls(session, summary["players"]),
         "game_name": game_name(session_rules(session)),
-        "all_players": list(session.group.players.all()),
+        "all_players": by_name(session.group.players.all(), player_name),
         "reviewed_game": GAMES[session.game].reviewed,
         "unreviewed": unreviewed_deals(session)
         if GAMES[session.game].reviewed and summary["reviewed_deals"] < summary["deals"]

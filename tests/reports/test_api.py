@@ -85,7 +85,7 @@ def test_ledger_as_csv(night: Session, group: Group, bob_user: User) -> None:
     assert text == reports.opponent_ledger_csv(group, ann)
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][:2] == ["player", "opponent"]
-    assert rows[1][6:10] == ["-6", "-3", "-6", "-3"]
+    assert rows[1][6:10] == ["-6", "-3.00", "-6", "-3.00"]  # EUR: two decimals
     accept = client_for(bob_user).get(url.replace("&format=csv", ""), HTTP_ACCEPT="text/csv")
     assert accept["Content-Type"] == "text/csv; charset=utf-8"
     assert streamed(accept).decode() == text

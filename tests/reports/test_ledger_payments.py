@@ -14,7 +14,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 
-from games import reports, services
+from games import present, reports, services
 from games.models import Group, Payment, Player, Session
 from games.reports.statement import statement
 from games.sheets import compose
@@ -161,9 +161,9 @@ def test_the_stream_and_the_csv_carry_the_payments(
         "deal": "",
         "multiplier": "",
         "units": "0",
-        "money": "-0.5",
+        "money": "-0.50",
         "balance_units": "1",
-        "balance_money": "0",
+        "balance_money": "0.00",
         "kind": "payment",
         "payment": str(first.pk),
         "unit_value": "",
@@ -173,13 +173,13 @@ def test_the_stream_and_the_csv_carry_the_payments(
     # The note would start a formula: it lands as text.
     assert lines[1]["note"] == "'=cash at the door"
     assert (lines[1]["money"], lines[1]["balance_units"], lines[1]["balance_money"]) == (
-        "12",
+        "12.00",
         "-5",
-        "0",
+        "0.00",
     )
     bob_rows = [row for row in rows if row["opponent"] == "Bob"]
     assert [row["kind"] for row in bob_rows] == ["deal"] * 11 + ["payment", "deal", "payment"]
-    assert all(row["unit_value"] == "0.5" for row in bob_rows if row["kind"] == "deal")
+    assert all(row["unit_value"] == "0.50" for row in bob_rows if row["kind"] == "deal")
 
 
 def test_the_ledger_pdf_lists_the_nights_payments(
@@ -192,10 +192,8 @@ def test_the_ledger_pdf_lists_the_nights_payments(
     # The payment is a line of the listing, after the night's deals, money only.
     assert re.search(r"^\s*P1 +-0\.50 +\+1 +0\.00\s*$", against_bob, re.M), against_bob
     words = " ".join(against_bob.split())
-    assert (
-        f"P1, {night.date.isoformat()}: Bob paid Ann 0.50 EUR; balance after it: +1 units, 0.00 EUR"
-        in words
-    )
+    when = present.day(night.date)  # "Dec 6, 2026"
+    assert f"P1, {when}: Bob paid Ann 0.50 EUR; balance after it: +1 units, 0.00 EUR" in words
     assert "Ann and Bob are even" in words
     # The summary: won at play, paid, and the balance; the later payment is another night's.
     summary = re.search(r"^Bob x1 \+1 \+0\.50 -0\.50 0\.00 (.*)$", text, re.M)

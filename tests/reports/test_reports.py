@@ -205,13 +205,14 @@ def test_opponent_ledger_csv(night: Session, group: Group) -> None:
     assert rows[0] == list(reports.LEDGER_CSV_HEADER)
     assert len(rows) == 1 + 3 * 11
     day = night.date.isoformat()
-    deal_columns = ["deal", "", "0.5", "", ""]  # kind, payment, unit_value, direction, note
+    # kind, payment, unit_value, direction, note; money with the euro's two decimals
+    deal_columns = ["deal", "", "0.50", "", ""]
     assert rows[1] == [
-        *("Ann", "Bob", str(night.pk), day, "1", "1", "-6", "-3", "-6", "-3"),
+        *("Ann", "Bob", str(night.pk), day, "1", "1", "-6", "-3.00", "-6", "-3.00"),
         *deal_columns,
     ]
     assert rows[11] == [
-        *("Ann", "Bob", str(night.pk), day, "12", "1", "1", "0.5", "1", "0.5"),
+        *("Ann", "Bob", str(night.pk), day, "12", "1", "1", "0.50", "1", "0.50"),
         *deal_columns,
     ]
     assert [r[1] for r in rows[1:]] == ["Bob"] * 11 + ["Cy"] * 11 + ["Di"] * 11

@@ -82,7 +82,8 @@ def test_an_unknown_language_is_not_kept(alice: User) -> None:
 def test_numbers_read_the_vietnamese_way_and_cards_do_not_change() -> None:
     with translation.override("vi"):
         assert present.number(Decimal("1250.5")) == "1.250,5"
-        assert present.money_in(Decimal("-325000"), "VND") == "-325.000,00 VND"
+        assert present.money_in(Decimal("-325000"), "VND") == "-325.000 VND"
+        assert present.money_in(Decimal("4.5"), "EUR") == "+4,50 EUR"
         assert present.signed(Decimal("7.5")) == "+7,5"
         assert present.multiple(Decimal("0.5")) == "x0,5"
         faces = present.text_faces("Ah Td")

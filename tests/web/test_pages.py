@@ -394,7 +394,7 @@ def test_csv_ledger_of_one_player(
     assert response["Content-Type"].startswith("text/csv")
     lines = streamed(response).decode().splitlines()
     assert lines[0].startswith("player,opponent,session")
-    assert lines[1].startswith(f"Ann,Bob,{session.pk},") and ",-6,-3," in lines[1]
+    assert lines[1].startswith(f"Ann,Bob,{session.pk},") and ",-6,-3.00," in lines[1]
 
 
 def test_pdf_buttons_ask_the_api_for_the_sheet_and_each_ledger(
