@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 UV_VERSION := 0.13.9
+# The `icu` extra of pyproject.toml: built from source, so installed where it builds.
+PYICU := pyicu==2.17
 # uv must never fetch a Python of its own: the system's python3 is the only one.
 export UV_PYTHON_DOWNLOADS := never
 
@@ -17,6 +19,9 @@ $(VENV)/.requirements-installed: requirements.lock
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(BIN)/uv pip install --python $(PY) --compile-bytecode -r requirements.lock
+	$(BIN)/uv pip install --python $(PY) --compile-bytecode "$(PYICU)" \
+	  || echo "make venv: $(PYICU) did not build (apt install libicu-dev pkg-config g++);" \
+	     "names sort in the built-in order"
 	touch $@
 
 # Serves every interface (HOST) on PORT: `make run PORT=8123 HOST=127.0.0.1`. The links it
