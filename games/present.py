@@ -177,10 +177,11 @@ def is_mau_binh(rules: Rules) -> bool:
 
 
 def game_name(rules: Rules) -> str:
-    """The game for people: "Chinese poker", "Mau Binh (Mậu Binh)", "Big Two"; in
-    Vietnamese "Mậu Binh" alone."""
+    """The game for people: "Chinese poker", "Mau Binh (Mậu Binh)", "Big Two"; Mau Binh
+    keeps its Vietnamese name in every language, with a gloss beside it ("Mậu Binh" alone
+    in Vietnamese)."""
     if is_mau_binh(rules):
-        return "Mậu Binh" if _vietnamese() else "Mau Binh (Mậu Binh)"
+        return _("Mau Binh (Mậu Binh)")
     return _(GAME_NAMES[rules.game])
 
 
@@ -191,7 +192,7 @@ def natural_name(name: str, rules: Rules | None = None) -> str:
     if _vietnamese() and vietnamese:
         return vietnamese
     if rules is not None and is_mau_binh(rules) and vietnamese:
-        return f"{english} ({vietnamese})"
+        return f"{_(english)} ({vietnamese})"
     return _(english)
 
 
