@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
 from games.engine.games import GAMES, HANDS_FIELD
@@ -149,9 +149,11 @@ def picker_rows() -> list[list[dict[str, Any]]]:
 
 # --- games and naturals --------------------------------------------------------------------
 
-# Each game's name for people, as its descriptor gives it (marked for the translators there,
-# translated when shown).
-GAME_NAMES: Mapping[str, str] = {key: game.display_name for key, game in GAMES.items()}
+# Each game's name for people, as its descriptor gives it (marked for the translators there),
+# in the language of the page or sheet that shows it.
+GAME_NAMES: Mapping[str, str] = {
+    key: gettext_lazy(game.display_name) for key, game in GAMES.items()
+}
 # The rows' names as the engine gives them, translated where a page shows them.
 ROW_NAMES_FOR_TRANSLATORS = (gettext_noop("front"), gettext_noop("middle"), gettext_noop("back"))
 
@@ -182,7 +184,7 @@ def game_name(rules: Rules) -> str:
     in Vietnamese)."""
     if is_mau_binh(rules):
         return _("Mau Binh (Mậu Binh)")
-    return _(GAME_NAMES[rules.game])
+    return str(GAME_NAMES[rules.game])
 
 
 def natural_name(name: str, rules: Rules | None = None) -> str:

@@ -131,6 +131,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.web.script_strings.script_strings",
                 "games.live.socket_url.live_socket",
+                "games.web.language.languages",
             ],
         },
     },

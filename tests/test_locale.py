@@ -115,6 +115,7 @@ def test_the_catalogues_hold_every_marked_string(tmp_path: Path) -> None:
         capture_output=True,
     )
     for code in TRANSLATED:
-        fresh = polib.pofile(str(tmp_path / "locale" / to_locale(code) / "LC_MESSAGES" / "django.po"))
+        po_path = tmp_path / "locale" / to_locale(code) / "LC_MESSAGES" / "django.po"
+        fresh = polib.pofile(str(po_path))
         missing = [entry.msgid for entry in fresh.untranslated_entries() + fresh.fuzzy_entries()]
         assert (code, missing) == (code, [])
