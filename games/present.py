@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
@@ -151,7 +152,7 @@ def picker_rows() -> list[list[dict[str, Any]]]:
 
 # Each game's name for people, as its descriptor gives it (marked for the translators there),
 # in the language of the page or sheet that shows it.
-GAME_NAMES: Mapping[str, str] = {
+GAME_NAMES: Mapping[str, str | Promise] = {
     key: gettext_lazy(game.display_name) for key, game in GAMES.items()
 }
 # The rows' names as the engine gives them, translated where a page shows them.

@@ -19,7 +19,7 @@ HAN = re.compile(r"[\u3400-\u9fff]")
 CHINESE_FONT = "WenQuanYi-Micro-Hei"
 
 # What the hand-worked night's sheet says, script by script: its title and headings, the
-# game, hands of the royalty table, a foul, a scoop and the natural Bob declared.
+# game, hands of the royalty table, a foul, a scoop, the natural Bob declared and the footer.
 WORDS = {
     "zh-hans": (
         "Friday club：结算单",
@@ -34,6 +34,7 @@ WORDS = {
         "Bob 相公",
         "Bob 打枪 Ann",
         "Bob: 六对半",
+        "第 1 页，共 2 页",
     ),
     "zh-hant": (
         "Friday club：結算單",
@@ -48,6 +49,7 @@ WORDS = {
         "Bob 相公",
         "Bob 打槍 Ann",
         "Bob: 六對半",
+        "第 1 頁，共 2 頁",
     ),
 }
 
@@ -77,8 +79,9 @@ def test_the_sheet_reads_in_chinese(night: Session, language: str) -> None:
         assert words in text, words
     other = "zh-hant" if language == "zh-hans" else "zh-hans"
     assert WORDS[other][0] not in text  # one script, not a mix of both
-    for english in ("settlement sheet", "Who pays whom", "Rules in force", "Chinese poker"):
+    for english in ("settlement sheet", "Who pays whom", "Rules in force", "Chinese poker", "Page"):
         assert english not in text
+    assert re.search(r"\+1 u\b", text) is None  # the head-to-head's units: "+1 分"
 
 
 @pytest.mark.parametrize("language", sorted(WORDS))
