@@ -71,13 +71,15 @@ format: venv
 lock: venv
 	$(BIN)/uv pip compile pyproject.toml --extra dev -o requirements.lock --python-version 3.11
 
-# The Vietnamese catalogue: collects the marked strings into locale/vi/LC_MESSAGES/django.po,
-# then compiles django.mo (both committed; docs/contributing.md). Needs GNU gettext
-# (`apt install gettext`) for this target only: running the site reads the committed .mo.
+# The catalogues (Vietnamese, Simplified and Traditional Chinese): collects the marked
+# strings into locale/<lang>/LC_MESSAGES/django.po, then compiles django.mo (both committed;
+# docs/contributing.md). Django names the Chinese folders zh_Hans and zh_Hant. Needs GNU
+# gettext (`apt install gettext`) for this target only: running the site reads the .mo.
+CATALOGUES := vi zh_Hans zh_Hant
 MESSAGES_IGNORE := --ignore=.venv --ignore=site --ignore=benchmarks --ignore=docs
 messages: venv
-	$(PY) manage.py makemessages -l vi --no-obsolete --no-location $(MESSAGES_IGNORE)
-	$(PY) manage.py compilemessages -l vi $(MESSAGES_IGNORE)
+	$(PY) manage.py makemessages $(CATALOGUES:%=-l %) --no-obsolete --no-location $(MESSAGES_IGNORE)
+	$(PY) manage.py compilemessages $(CATALOGUES:%=-l %) $(MESSAGES_IGNORE)
 
 # The documentation site (mkdocs.yml, docs/) into site/. --strict turns every warning, a
 # broken link or a page missing from the nav, into a failure. NO_MKDOCS_2_WARNING only

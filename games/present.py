@@ -23,8 +23,9 @@ from typing import Any
 from babel.dates import format_date, format_skeleton, format_time
 from babel.numbers import NumberPattern
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from games.engine.cards import RANK_NAMES, SUIT_CHARS, SUIT_SYMBOLS, Card, card_text, make_card
 from games.engine.games import GAMES, HANDS_FIELD
@@ -199,9 +200,11 @@ def picker_rows() -> list[list[dict[str, Any]]]:
 
 # --- games and naturals --------------------------------------------------------------------
 
-# Each game's name for people, as its descriptor gives it (marked for the translators there,
-# translated when shown).
-GAME_NAMES: Mapping[str, str] = {key: game.display_name for key, game in GAMES.items()}
+# Each game's name for people, as its descriptor gives it (marked for the translators there),
+# in the language of the page or sheet that shows it.
+GAME_NAMES: Mapping[str, str | Promise] = {
+    key: gettext_lazy(game.display_name) for key, game in GAMES.items()
+}
 # The rows' names as the engine gives them, translated where a page shows them.
 ROW_NAMES_FOR_TRANSLATORS = (gettext_noop("front"), gettext_noop("middle"), gettext_noop("back"))
 
@@ -227,11 +230,12 @@ def is_mau_binh(rules: Rules) -> bool:
 
 
 def game_name(rules: Rules) -> str:
-    """The game for people: "Chinese poker", "Mau Binh (Mậu Binh)", "Big Two"; in
-    Vietnamese "Mậu Binh" alone."""
+    """The game for people: "Chinese poker", "Mau Binh (Mậu Binh)", "Big Two"; Mau Binh
+    keeps its Vietnamese name in every language, with a gloss beside it ("Mậu Binh" alone
+    in Vietnamese)."""
     if is_mau_binh(rules):
-        return "Mậu Binh" if _vietnamese() else "Mau Binh (Mậu Binh)"
-    return _(GAME_NAMES[rules.game])
+        return _("Mau Binh (Mậu Binh)")
+    return str(GAME_NAMES[rules.game])
 
 
 def natural_name(name: str, rules: Rules | None = None) -> str:
@@ -241,7 +245,7 @@ def natural_name(name: str, rules: Rules | None = None) -> str:
     if _vietnamese() and vietnamese:
         return vietnamese
     if rules is not None and is_mau_binh(rules) and vietnamese:
-        return f"{english} ({vietnamese})"
+        return f"{_(english)} ({vietnamese})"
     return _(english)
 
 

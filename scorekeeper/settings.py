@@ -131,6 +131,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.web.script_strings.script_strings",
                 "games.live.socket_url.live_socket",
+                "games.web.language.languages",
             ],
         },
     },
@@ -172,7 +173,14 @@ AUTH_PASSWORD_VALIDATORS = [
 # The pages and the PDFs in English (the default) or Vietnamese: the signed-in user's
 # choice, else the language cookie, else the browser's Accept-Language (docs/pages.md).
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("vi", "Tiếng Việt")]
+# Each language is named in itself, as the switcher shows it. The Chinese codes are
+# Django's (zh-hans, zh-hant); their catalogues live in locale/zh_Hans and locale/zh_Hant.
+LANGUAGES = [
+    ("en", "English"),
+    ("vi", "Tiếng Việt"),
+    ("zh-hans", "简体中文"),
+    ("zh-hant", "繁體中文"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

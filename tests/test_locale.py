@@ -1,18 +1,28 @@
-"""The Vietnamese catalogue: complete, and its committed .mo compiled from the .po as it is.
+"""Every catalogue (each language of ``settings.LANGUAGES`` but English): complete, and its
+committed .mo compiled from the .po as it is.
 
-A fresh checkout runs in Vietnamese with no gettext installed because the compiled
-``django.mo`` is committed; these tests keep it honest (``make messages`` rebuilds both).
+A fresh checkout runs in any of these languages with no gettext installed because the
+compiled ``django.mo`` files are committed; these tests keep them honest (``make messages``
+rebuilds both).
 """
 
+import re
 from pathlib import Path
 
 import polib
 import pytest
 from django.conf import settings
+from django.utils.translation import to_locale
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
-PO = LOCALE / "vi" / "LC_MESSAGES" / "django.po"
-MO = LOCALE / "vi" / "LC_MESSAGES" / "django.mo"
+# English is the source language: its text is the msgids themselves.
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]")
+
+
+def folder(language: str) -> Path:
+    """Where Django looks for ``language``'s catalogue: locale/zh_Hans for zh-hans."""
+    return LOCALE / to_locale(language) / "LC_MESSAGES"
 
 
 def catalogue(entries: polib._BaseFile) -> dict[tuple[str, str, str], object]:
@@ -26,9 +36,21 @@ def catalogue(entries: polib._BaseFile) -> dict[tuple[str, str, str], object]:
     }
 
 
+@pytest.fixture(scope="module", params=TRANSLATED)
+def language(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture(scope="module")
-def po() -> polib.POFile:
-    return polib.pofile(str(PO))
+def po(language: str) -> polib.POFile:
+    return polib.pofile(str(folder(language) / "django.po"))
+
+
+def test_every_language_but_english_has_a_catalogue() -> None:
+    assert TRANSLATED == ["vi", "zh-hans", "zh-hant"]
+    assert {to_locale(code) for code in TRANSLATED} == {
+        path.name for path in LOCALE.iterdir() if (path / "LC_MESSAGES" / "django.po").exists()
+    }
 
 
 def test_every_message_is_translated_and_none_fuzzy(po: polib.POFile) -> None:
@@ -41,23 +63,38 @@ def test_every_message_is_translated_and_none_fuzzy(po: polib.POFile) -> None:
 
 
 def test_placeholders_survive_translation(po: polib.POFile) -> None:
-    import re
-
     for entry in po:
-        wanted = sorted(re.findall(r"%\(\w+\)[sd]", entry.msgid))
+        wanted = sorted(PLACEHOLDER.findall(entry.msgid))
         for text in entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]:
-            assert sorted(re.findall(r"%\(\w+\)[sd]", text)) == wanted, entry.msgid
+            assert sorted(PLACEHOLDER.findall(text)) == wanted, entry.msgid
 
 
-def test_committed_mo_is_the_po_compiled(po: polib.POFile, tmp_path: Path) -> None:
+def test_chinese_has_no_english_sentence_left(language: str, po: polib.POFile) -> None:
+    """A Chinese translation holds Chinese: a run of three English words outside markup and
+    placeholders, or a message copied as it is, is a sentence nobody translated."""
+    if not language.startswith("zh"):
+        pytest.skip("the check reads Chinese catalogues")
+    words = re.compile(r"[A-Za-z]{2,}")
+    sentence = re.compile(r"\b[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}\b")
+    left = []
+    for entry in po:
+        for text in entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]:
+            bare = re.sub(r"<[^>]+>|%\(\w+\)[sdr]|manage\.py \w+", "", text)
+            if sentence.search(bare) or (text == entry.msgid and words.search(bare)):
+                left.append(entry.msgid)
+    assert left == []
+
+
+def test_committed_mo_is_the_po_compiled(language: str, po: polib.POFile, tmp_path: Path) -> None:
     fresh = tmp_path / "django.mo"
     po.save_as_mofile(str(fresh))
-    assert catalogue(polib.mofile(str(MO))) == catalogue(polib.mofile(str(fresh)))
+    committed = polib.mofile(str(folder(language) / "django.mo"))
+    assert catalogue(committed) == catalogue(polib.mofile(str(fresh)))
 
 
-def test_the_catalogue_holds_every_marked_string(tmp_path: Path) -> None:
+def test_the_catalogues_hold_every_marked_string(tmp_path: Path) -> None:
     """``make messages`` run on a copy of the code finds nothing new to translate: a string
-    marked in the code or a template but missing from the committed .po fails here."""
+    marked in the code or a template but missing from a committed .po fails here."""
     import shutil
     import subprocess
     import sys
@@ -70,12 +107,15 @@ def test_the_catalogue_holds_every_marked_string(tmp_path: Path) -> None:
     for name in ("games", "templates", "scorekeeper", "scripts", "locale"):
         shutil.copytree(base / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(base / "manage.py", tmp_path / "manage.py")
+    languages = [arg for code in TRANSLATED for arg in ("-l", to_locale(code))]
     subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "-l", "vi", "--no-obsolete", "--no-location"],
+        [sys.executable, "manage.py", "makemessages", *languages, "--no-obsolete", "--no-location"],
         cwd=tmp_path,
         check=True,
         capture_output=True,
     )
-    fresh = polib.pofile(str(tmp_path / "locale" / "vi" / "LC_MESSAGES" / "django.po"))
-    missing = [entry.msgid for entry in fresh.untranslated_entries() + fresh.fuzzy_entries()]
-    assert missing == []
+    for code in TRANSLATED:
+        po_path = tmp_path / "locale" / to_locale(code) / "LC_MESSAGES" / "django.po"
+        fresh = polib.pofile(str(po_path))
+        missing = [entry.msgid for entry in fresh.untranslated_entries() + fresh.fuzzy_entries()]
+        assert (code, missing) == (code, [])

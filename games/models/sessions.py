@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 
 from games.engine.games import GAMES
 from games.engine.openface import played_in_fantasyland
@@ -63,7 +64,7 @@ class Session(models.Model):
     @property
     def game_name(self) -> str:
         """The game's name for people, as its descriptor gives it."""
-        return GAMES[self.game].display_name
+        return gettext(GAMES[self.game].display_name)
 
     def seat_names(self) -> dict[int, str]:
         """Player id -> the name the player sat down with, in seat order.

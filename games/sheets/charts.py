@@ -15,6 +15,9 @@ from django.utils.translation import gettext
 
 from games.engine.rules import decimal_text
 
+# The PDF stylesheet's fonts (templates/pdf/base.html): the players' names and the labels may
+# be Chinese, which DejaVu lacks.
+FONT_FAMILY = "DejaVu Sans, WenQuanYi Micro Hei"
 # Distinguishable in colour and still apart in greyscale print.
 PLAYER_COLOURS = ("#1f5fbf", "#c0392b", "#1e8449", "#8e44ad")
 
@@ -107,7 +110,7 @@ def running_totals_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {shape.width} {shape.height}" '
         f'class="{"running-chart" if page else "chart"}" role="img" '
-        f'font-family="DejaVu Sans" font-size="{shape.font:g}">'
+        f'font-family="{FONT_FAMILY}" font-size="{shape.font:g}">'
     ]
     if title:
         parts.append(f"<title>{escape(title)}</title>")

@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 from django.utils.translation import gettext
 
 from games.engine.rules import decimal_text
-from games.sheets.charts import PAGE, SHEET, Layout, nice_step
+from games.sheets.charts import FONT_FAMILY, PAGE, SHEET, Layout, nice_step
 
 COLOURS = ("#1f5fbf", "#c0392b", "#1e8449", "#8e44ad", "#b9770e", "#117a8b", "#5d6d7e", "#a93226")
 DASHES = ("", "", "", "", "6 3", "2 3", "8 3 2 3", "4 4")
@@ -62,7 +62,7 @@ def _open(shape: Layout, page: bool, title: str, kind: str) -> list[str]:
     css = f"season-chart {kind}" if page else "chart"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {shape.width} {shape.height}" '
-        f'class="{css}" role="img" font-family="DejaVu Sans" font-size="{shape.font:g}">'
+        f'class="{css}" role="img" font-family="{FONT_FAMILY}" font-size="{shape.font:g}">'
     ]
     if title:
         parts.append(f"<title>{escape(title)}</title>")
@@ -179,7 +179,7 @@ def head_to_head_chart(
     css = "season-chart matrix" if page else "chart"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'class="{css}" role="img" font-family="DejaVu Sans" font-size="{font:g}">'
+        f'class="{css}" role="img" font-family="{FONT_FAMILY}" font-size="{font:g}">'
     ]
     if title:
         parts.append(f"<title>{escape(title)}</title>")

@@ -192,7 +192,7 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "option": option,
             "value": values.get(option.name, ""),
-            "preset_value": "the agreed custom table"
+            "preset_value": _("the agreed custom table")
             if option.name in kept
             else rules_form.preset_value(preset, option),
             "error": error if option_name == option.name else "",
@@ -205,7 +205,7 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
             rule_set.rules, request.POST if request.method == "POST" else None, rule_set.spec
         ),
         "group": group,
-        "presets": [(name, preset_rules(name).game) for name in PRESETS],
+        "presets": [(name, GAME_NAMES[preset_rules(name).game]) for name in PRESETS],
         "preset": values.get("preset", ""),
         "options": options,
         "applies": applies,

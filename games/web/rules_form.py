@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.engine.options import OPTIONS as RULE_OPTIONS
 from games.engine.options import OPTIONS_BY_GAME, OPTIONS_BY_NAME, TABLES
 from games.engine.rules import PRESETS, preset_rules
@@ -156,7 +158,7 @@ def initial_from_spec(spec: str | Mapping[str, Any]) -> dict[str, str]:
 def describe_value(option: Option, value: Any) -> str:
     """An option's resolved value as the form writes it ("none", "yes", "10:2")."""
     if isinstance(value, Mapping):
-        return "custom table"
+        return _("custom table")
     return _text(option, value)
 
 
@@ -165,5 +167,5 @@ def preset_value(preset: str, option: Option) -> str:
     tables = TABLES.get(option.name)
     if tables is not None:
         table = PRESETS[preset].get(option.name, tables["none"])
-        return next((name for name, known in tables.items() if known is table), "custom table")
+        return next((name for name, known in tables.items() if known is table), _("custom table"))
     return describe_value(option, preset_rules(preset).to_mapping().get(option.name))

@@ -46,6 +46,7 @@ def test_the_sheet_reads_in_vietnamese_with_its_diacritics(
     assert "sập làng" in text and "binh lủng" in text  # the rules text's Mau Binh terms
     assert "Mậu Binh" in text
     assert "settlement sheet" not in text and "Who pays whom" not in text
+    assert "Trang 1/" in text and "Page 1 of" not in text  # the footer
 
 
 def test_a_document_is_rendered_in_the_language_of_who_asked(

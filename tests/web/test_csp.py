@@ -140,28 +140,39 @@ def test_the_list_of_pages_is_every_page() -> None:
     assert "home" in get_resolver().reverse_dict
 
 
+# The pages a signed-out visitor opens (the others are opened as alice).
+SIGNED_OUT = {
+    "web:login",
+    "web:signup",
+    "web:password-reset",
+    "web:password-reset-confirm",
+    "web:seat",
+}
+
+
+def page_urls(played: Session, group: Group) -> dict[str, str]:
+    """Every page's URL (``PAGES``) for the night ``played`` of ``group``, after making what
+    some pages show: a payment, an invite, the seat links."""
+    alice = User.objects.get(username="alice")
+    # A payment of the night, for its correction page (and the pages that list it).
+    payment = services.settle_session(played, alice)[0]
+    # An invite of the group, shown to its owner on the group page (with its QR code).
+    invite = services.create_invite(group, by=alice)
+    # The first seat's link, for its entry page.
+    link = seat_links.token_for(seat_links.make_links(played)[0])
+    ann = played.seats.get(seat=1).player_id
+    return {
+        name: url.format(g=group.pk, s=played.pk, p=payment.pk, i=token_for(invite), k=link, a=ann)
+        for name, url in PAGES.items()
+    }
+
+
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_every_page_has_the_strict_policy_and_no_inline_code(
     name: str, as_alice: Client, played: Session, group: Group
 ) -> None:
-    # A payment of the night, for its correction page (and the pages that list it).
-    payment = services.settle_session(played, User.objects.get(username="alice"))[0]
-    # An invite of the group, shown to its owner on the group page (with its QR code).
-    invite = services.create_invite(group, by=User.objects.get(username="alice"))
-    # The first seat's link, for its entry page.
-    link = seat_links.token_for(seat_links.make_links(played)[0])
-    ann = played.seats.get(seat=1).player_id
-    url = PAGES[name].format(
-        g=group.pk, s=played.pk, p=payment.pk, i=token_for(invite), k=link, a=ann
-    )
-    signed_out = {
-        "web:login",
-        "web:signup",
-        "web:password-reset",
-        "web:password-reset-confirm",
-        "web:seat",
-    }
-    client = Client() if name in signed_out else as_alice
+    url = page_urls(played, group)[name]
+    client = Client() if name in SIGNED_OUT else as_alice
 
     response = client.get(url)
 

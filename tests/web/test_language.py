@@ -1,8 +1,11 @@
-"""The pages in English or Vietnamese: the user's stored choice, then the cookie the
-switcher sets, then the browser's Accept-Language; English by default."""
+"""The pages in English, Vietnamese, Simplified or Traditional Chinese: the user's stored
+choice, then the cookie the switcher sets, then the browser's Accept-Language; English by
+default."""
 
+import re
 from decimal import Decimal
 
+import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
@@ -26,6 +29,38 @@ def test_the_browser_language_is_followed(db: None) -> None:
     assert '<html lang="vi">' in page
     assert "<h1>Đăng nhập</h1>" in page and "Mật khẩu" in page
     assert 'value="en"' in page  # the switcher offers the way back
+
+
+@pytest.mark.parametrize(
+    ("browser", "language", "heading"),
+    [
+        ("zh-CN,zh;q=0.9,en;q=0.5", "zh-hans", "登录"),
+        ("zh-SG", "zh-hans", "登录"),
+        ("zh-Hans", "zh-hans", "登录"),
+        ("zh-TW,zh;q=0.9", "zh-hant", "登入"),
+        ("zh-HK", "zh-hant", "登入"),
+        ("zh-Hant", "zh-hant", "登入"),
+    ],
+)
+def test_a_chinese_browser_gets_its_script(
+    db: None, browser: str, language: str, heading: str
+) -> None:
+    response = Client().get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=browser)
+    page = response.content.decode()
+    assert response["Content-Language"] == language
+    assert f'<html lang="{language}">' in page and f"<h1>{heading}</h1>" in page
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_switcher_offers_every_other_language_named_in_itself(db: None, language: str) -> None:
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get("/accounts/login/").content.decode()
+    offered = re.findall(
+        r'<button type="submit" name="language" value="([\w-]+)" class="link" lang="\1">([^<]+)<',
+        page,
+    )
+    assert offered == [(code, name) for code, name in settings.LANGUAGES if code != language]
 
 
 def test_the_stored_choice_wins_over_the_browser(alice: User, group: Group) -> None:
