@@ -73,9 +73,7 @@ def english_hand(hand: Message) -> str:
     if code == "trips":
         return f"Three of a kind, {_plural(a['rank'])}"
     if code == "two_pair":
-        return (
-            f"Two pair, {_plural(a['high'])} and {_plural(a['low'])}, {a['kicker']} kicker"
-        )
+        return f"Two pair, {_plural(a['high'])} and {_plural(a['low'])}, {a['kicker']} kicker"
     if code == "pair":
         return f"Pair of {_plural(a['rank'])}, {_kickers(a['kickers'])}"
     if code == "low":

@@ -20,12 +20,13 @@ from games.engine.arrangement import Hand13, arrange_expected, arrange_heuristic
 from games.engine.cards import Card, CardError, card_text, cards_text
 from games.engine.cards import parse_cards as engine_parse_cards
 from games.engine.games import Descriptor, descriptor_for
-from games.engine.ranking import describe, five_card_evaluator, three_card_evaluator
+from games.engine.ranking import five_card_evaluator, hand_code, three_card_evaluator
 from games.engine.request import ROW_SIZES
 from games.engine.rules import NATURALS
 from games.engine.scoring import Hand, score_hands
 from games.present import capitalised, card_faces, natural_name, number, signed
 from games.sitting_out import SAT_OUT, is_sat_out, score_playing
+from games.words import foul_text, hand_label
 
 ROWS = tuple(ROW_SIZES)
 TEXT_FIELDS = ("front", "middle", "back", "cards13", "discards", "cards", "cards_left")
@@ -178,9 +179,9 @@ def request_players(
 def _row_label(cards: tuple[Card, ...], row: str, rules: Rules) -> str:
     lowball = row == "middle" and rules.middle == "lowball-2-7"
     if row == "front":
-        return describe(three_card_evaluator()(cards), 3, rules.wheel)
+        return hand_label(hand_code(three_card_evaluator()(cards), 3, rules.wheel))
     wheel = "none" if lowball else rules.wheel
-    return describe(five_card_evaluator(wheel)(cards), 5, wheel, low=lowball)
+    return hand_label(hand_code(five_card_evaluator(wheel)(cards), 5, wheel, low=lowball))
 
 
 def _seat_rows(entry: SeatEntry, rules: Rules) -> tuple[SeatFeedback, dict[str, tuple[Card, ...]]]:
@@ -215,7 +216,8 @@ def _foul(entry: SeatEntry, parsed: Mapping[str, tuple[Card, ...]], rules: Rules
     if len(set().union(*rows)) != 13:
         return ""
     played = score_hands([Hand(entry.name, (rows[0], rows[1], rows[2]))], rules).players[0]
-    return played.foul_reason or ""
+    code = played.foul_code
+    return "" if code is None else foul_text(code, rules)
 
 
 def _mark_duplicates(seats: Sequence[SeatFeedback], parsed: Sequence[Mapping[str, Any]]) -> None:
