@@ -15,6 +15,7 @@ from django.utils import translation
 
 from games import words
 from games.engine import Rules, score_request
+from games.engine.cards import CardError, parse_cards
 from games.engine.messages import english_foul, english_hand
 from games.engine.ranking import hand_code, tables
 
@@ -119,6 +120,26 @@ def test_the_page_footer_counts_pages_in_the_active_language() -> None:
         assert footer.render(Context()) == '"Page " counter(page) " of " counter(pages)'
     with translation.override("vi"):
         assert footer.render(Context()) == '"Trang " counter(page) "/" counter(pages)'
+
+
+@pytest.mark.parametrize(
+    ("text", "english", "vietnamese"),
+    [
+        ("2x", "unknown suit 'x' in '2x'", "không có chất “x” trong “2x”"),
+        ("Zh", "unknown rank 'Z' in 'Zh'", "không nhận ra “Z” trong “Zh”"),
+        ("Kh Q", "'Q' has no suit", "“Q” thiếu chất"),
+    ],
+)
+def test_a_card_error_reads_in_the_active_language(
+    text: str, english: str, vietnamese: str
+) -> None:
+    with pytest.raises(CardError) as error:
+        parse_cards(text)
+    assert error.value.reason == english
+    with translation.override("en"):
+        assert words.card_error_text(error.value.code) == english
+    with translation.override("vi"):
+        assert words.card_error_text(error.value.code) == vietnamese
 
 
 def _codes(body: dict[str, Any]) -> list[Any]:

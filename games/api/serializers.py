@@ -11,12 +11,13 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine.games import GAMES
-from games.engine.rules import decimal_text
+from games.engine.rules import Rules, decimal_text
 from games.errors import ServiceError
 from games.models import (
     Deal,
@@ -31,6 +32,7 @@ from games.models import (
 from games.services import checks, names, texts
 from games.services.dealers import dealer_name, seat_numbers
 from games.services.reasons import REASON_LENGTH
+from games.words import answer_language, result_in
 
 # A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
 RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
@@ -360,7 +362,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "players": deal.request["players"],
             "stakes": deal.request.get("stakes"),
             "rules": deal.rules,
-            "result": deal.result,
+            "result": self._result(deal),
             "idempotency_key": deal.idempotency_key,
             "created_by": None if deal.created_by is None else deal.created_by.username,
             "created_at": _DATETIME.to_representation(deal.created_at),
@@ -368,6 +370,12 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "review": deal.review,
             "revisions": self.get_revisions(deal),
         }
+
+    def _result(self, deal: Deal) -> Any:
+        """The result with its codes, its words in the language the caller asked for."""
+        request = self.context.get("request")
+        lang = answer_language(request) if request is not None else settings.LANGUAGE_CODE
+        return result_in(deal.result, lambda: Rules.from_mapping(deal.rules), lang)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_dealer(self, deal: Deal) -> str | None:

@@ -18,8 +18,7 @@ from games.api.throttles import CostThrottle, signed_in
 from games.engine import Rules, ScoreError, score_request
 from games.engine.arrangement import MAX_SAMPLES, arrange_request
 from games.errors import error_body
-from games.lib.busy import language
-from games.words import localized_result
+from games.words import answer_language, localized_result
 
 # What the calculators read before the engine does: the rules, and the players' hands or
 # the cards to arrange (docs/deal-format.md; the engine names any other fault).
@@ -40,13 +39,6 @@ LANG_PARAMETER = OpenApiParameter(
     description="the language of the answer's words (en, vi, ...); wins over Accept-Language",
     required=False,
 )
-
-
-def answer_language(request: Request) -> str:
-    """The language an answer's words are in: the ``lang`` query parameter when it names
-    one of the site's languages, else the first of ``Accept-Language`` that does, else
-    English. The codes beside the words are the same in every language."""
-    return language(request.query_params.get("lang"), request.headers.get("Accept-Language"))
 
 
 def error_response(message: str, field: str | None = None) -> Response:

@@ -8,14 +8,11 @@ text, and the pages render the same codes in the reader's language.
 
 from __future__ import annotations
 
-from typing import Any, Final, TypedDict
+from typing import Any, Final
 
-from .cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS
+from .cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, Message, english_card_error
 
-
-class Message(TypedDict):
-    code: str
-    args: dict[str, Any]
+__all__ = ["Message", "english_card_error"]  # card errors are messages too
 
 
 HAND_CODES: Final = (
@@ -32,6 +29,7 @@ HAND_CODES: Final = (
     "royal_flush",
 )
 FOUL_CODES: Final = ("row_beats_row", "false_natural", "not_shown")
+CARD_ERROR_CODES: Final = ("unknown_rank", "no_suit", "unknown_suit")
 REVIEW_CODES: Final = (
     "not_reviewed_game",
     "hand_not_shown",

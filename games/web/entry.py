@@ -26,7 +26,7 @@ from games.engine.rules import NATURALS
 from games.engine.scoring import Hand, score_hands
 from games.present import capitalised, card_faces, natural_name, number, signed
 from games.sitting_out import SAT_OUT, is_sat_out, score_playing
-from games.words import foul_text, hand_label
+from games.words import card_error_text, foul_text, hand_label
 
 ROWS = tuple(ROW_SIZES)
 TEXT_FIELDS = ("front", "middle", "back", "cards13", "discards", "cards", "cards_left")
@@ -195,14 +195,18 @@ def _seat_rows(entry: SeatEntry, rules: Rules) -> tuple[SeatFeedback, dict[str, 
         try:
             cards = engine_parse_cards(text)
         except CardError as error:
-            feedback.error = error.reason
+            feedback.error = card_error_text(error.code)
             continue
         feedback.cards = card_faces(cards)
         parsed[row] = cards
         if len(cards) < size:
-            feedback.progress = f"{len(cards)} of {size}"
+            feedback.progress = _("%(count)s of %(size)s") % {"count": len(cards), "size": size}
         elif len(cards) > size:
-            feedback.error = f"{len(cards)} cards given, the {row} row needs {size}"
+            feedback.error = _("%(count)s cards given, the %(row)s row needs %(size)s") % {
+                "count": len(cards),
+                "row": _(row),
+                "size": size,
+            }
         elif len(set(cards)) == size:
             feedback.label = _row_label(cards, row, rules)
     return seat, parsed
@@ -231,11 +235,16 @@ def _mark_duplicates(seats: Sequence[SeatFeedback], parsed: Sequence[Mapping[str
             continue
         for place, (k, row) in enumerate(where):
             others = [
-                f"{seats[j].name}'s {other}" if j != k else f"this {other} row"
+                _("%(player)s's %(row)s") % {"player": seats[j].name, "row": _(other)}
+                if j != k
+                else _("this %(row)s row") % {"row": _(other)}
                 for elsewhere, (j, other) in enumerate(where)
                 if elsewhere != place  # a card twice in one row is in "this front row"
             ]
-            note = f"{card_text(card)} is also in {', '.join(dict.fromkeys(others))}"
+            note = _("%(card)s is also in %(places)s") % {
+                "card": card_text(card),
+                "places": ", ".join(dict.fromkeys(others)),
+            }
             row_feedback = seats[k].rows.get(row)
             if row_feedback is not None:
                 notes = [row_feedback.duplicate, note] if row_feedback.duplicate else [note]
@@ -263,7 +272,7 @@ def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
                 try:
                     feedback.cards = card_faces(engine_parse_cards(entry.cards))
                 except CardError as error:
-                    feedback.error = error.reason
+                    feedback.error = card_error_text(error.code)
             seats.append(seat)
         return seats
     parsed: list[dict[str, tuple[Card, ...]]] = []

@@ -10,6 +10,9 @@ from games.engine.cards import parse_cards
 from games.engine.messages import english_hand
 from games.engine.ranking import evaluate, hand_code
 
+ANN = {"front": "Kh Kd Qc", "middle": "Ks Kc 2d 3c 4s", "back": "Ah Ad Ac 5d 5c"}
+BOB = {"front": "2h 3h 4d", "middle": "6h 7h 8c 9d Js", "back": "Qh Qd Qs Td Tc"}
+
 
 @pytest.mark.parametrize(
     ("cards", "code", "args"),
@@ -37,8 +40,8 @@ def test_the_result_carries_codes_beside_the_english_text() -> None:
         {
             "rules": "standard",
             "players": [
-                {"name": "Ann", "front": "Kh Kd Qc", "middle": "Ks Kc 2d 3c 4s", "back": "Ah Ad Ac 5d 5c"},
-                {"name": "Bob", "front": "2h 3h 4d", "middle": "6h 7h 8c 9d Js", "back": "Qh Qd Qs Td Tc"},
+                {"name": "Ann", **ANN},
+                {"name": "Bob", **BOB},
             ],
         }
     )

@@ -152,7 +152,7 @@ def test_a_mau_binh_night_keeps_none_of_the_engines_english(
         seen[f"{kind} PDF"] = pdf_text(document.file.read())
 
     # What was shown at all: the hands by name, the foul, the review's advice.
-    assert "lục phé bôn" in seen["scoreboard"]
+    assert "báo lục phé bôn" in seen["scoreboard"]  # the review: Di should have declared
     assert "Tứ quý 9" in seen["deal page"] and "Thùng phá sảnh lớn" in seen["deal page"]
     assert "Binh lủng" in seen["deal form"] and "Binh lủng" in seen["seat page"]
     assert "Tứ quý 9" in seen["sheet PDF"]

@@ -1,29 +1,19 @@
-"""The engine's words in the reader's language: hand names, foul reasons and the review's
-reasons, rendered from the message codes the engine gives (``games.engine.messages``).
-
-The engine says each of them twice: as English text and as a code with its arguments. The
-pages, the seat pages, the PDFs and the API render the code here through gettext, so any
-catalogue under ``locale/`` reads them; in English the words are the engine's own. A result
-stored before the codes existed holds only the English text: its codes are found again
-from its cards (``result_codes``).
-"""
+"""The engine's words in the active language, from the codes the engine gives beside its
+English (``games.engine.messages``): hand names, foul reasons, the review's reasons and
+card errors, through gettext, so any catalogue under ``locale/`` reads them. In English
+they are the engine's own words."""
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from games.engine import Rules
-from games.engine.cards import RANK_CHARS, parse_cards
-from games.engine.games import DESCRIPTORS, HANDS_FIELD
-from games.engine.hands import Hand, PlayerResult
+from games.engine.cards import RANK_CHARS
+from games.engine.games import DESCRIPTORS
 from games.engine.messages import Message
-from games.engine.scoring import score_hands
-from games.engine.tables import ROWS
 from games.present import natural_name
 
 # A rank as it reads in "Pair of Kings" and "Four of a kind, Nines".
@@ -161,77 +151,11 @@ def review_text(reason: Message) -> str:
     return _("set card by card")
 
 
-# --- results stored before the codes ---------------------------------------------------------
-
-
-def _replayed(hand: Mapping[str, Any], rules: Rules) -> PlayerResult | None:
-    """The hand's three rows scored again on their own, or None without three rows."""
-    rows = hand.get("rows")
-    if not isinstance(rows, Mapping) or any(row not in rows for row in ROWS):
-        return None
-    cards = tuple(parse_cards(rows[row]["cards"]) for row in ROWS)
-    return score_hands(
-        [Hand(str(hand.get("name", "")), (cards[0], cards[1], cards[2]))], rules
-    ).players[0]
-
-
-def _hand_codes(hand: dict[str, Any], rules: Rules) -> None:
-    rows = hand.get("rows")
-    if not isinstance(rows, Mapping):
-        return
-    missing = "foul_code" not in hand or any("label_code" not in r for r in rows.values())
-    played = _replayed(hand, rules) if missing else None
-    if played is not None and played.rows is not None:
-        for row, found in zip(ROWS, played.rows, strict=True):
-            rows[row].setdefault("label_code", found.code(rules.wheel))
-    if "foul_code" in hand:
-        return
-    if hand.get("false_natural"):
-        hand["foul_code"] = {"code": "false_natural", "args": {"natural": hand["false_natural"]}}
-    elif not hand.get("fouled"):
-        hand["foul_code"] = None
-    elif played is not None:
-        hand["foul_code"] = played.foul_code
-    else:
-        hand["foul_code"] = {"code": "not_shown", "args": {}}
-
-
-def _hands(player: dict[str, Any]) -> list[dict[str, Any]]:
-    hands = player.get(HANDS_FIELD)
-    return list(hands) if isinstance(hands, list) else [player]
-
-
-def result_codes(result: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
-    """A copy of a result with every row's ``label_code`` and every hand's ``foul_code``:
-    as stored, or found again from the cards for a result stored before them."""
-    found: dict[str, Any] = copy.deepcopy(dict(result))
-    for player in found.get("players", []):
-        for hand in _hands(player):
-            if "rows" in hand:
-                _hand_codes(hand, rules)
-    return found
-
-
-def localized_result(result: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
-    """A copy of a result with its labels and foul reasons in the active language, beside
-    their codes (the same in every language)."""
-    found = result_codes(result, rules)
-    for player in found.get("players", []):
-        for hand in _hands(player):
-            rows = hand.get("rows")
-            if isinstance(rows, Mapping):
-                for row in rows.values():
-                    if "label_code" in row:
-                        row["label"] = hand_label(row["label_code"])
-            if hand.get("foul_code") is not None:
-                hand["foul_reason"] = foul_text(hand["foul_code"], rules)
-    return found
-
-
-def row_labels(hand: Mapping[str, Any], rules: Rules) -> dict[str, str]:
-    """Each stored row's name in the active language, by row."""
-    rows = result_codes({"players": [dict(hand)]}, rules)["players"][0].get("rows") or {}
-    return {
-        name: hand_label(row["label_code"]) if "label_code" in row else str(row.get("label", ""))
-        for name, row in rows.items()
-    }
+def card_error_text(error: Message) -> str:
+    """Why text typed as cards is not cards, in the active language."""
+    code, a = error["code"], error["args"]
+    if code == "unknown_rank":
+        return _("unknown rank '%(rank)s' in '%(text)s'") % a
+    if code == "no_suit":
+        return _("'%(card)s' has no suit") % a
+    return _("unknown suit '%(suit)s' in '%(text)s'") % a

@@ -1,0 +1,122 @@
+"""Results as the pages and the API read them: each row's ``label_code`` and each hand's
+``foul_code`` always (a result stored before the codes has them found again from its
+cards), and the words in the language asked for."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
+
+from games.engine import Rules
+from games.engine.cards import parse_cards
+from games.engine.games import HANDS_FIELD
+from games.engine.hands import Hand, PlayerResult
+from games.engine.scoring import score_hands
+from games.engine.tables import ROWS
+from games.lib.busy import language
+from games.words.said import foul_text, hand_label
+
+
+def _replayed(hand: Mapping[str, Any], rules: Rules) -> PlayerResult | None:
+    """The hand's three rows scored again on their own, or None without three rows."""
+    rows = hand.get("rows")
+    if not isinstance(rows, Mapping) or any(row not in rows for row in ROWS):
+        return None
+    cards = tuple(parse_cards(rows[row]["cards"]) for row in ROWS)
+    return score_hands(
+        [Hand(str(hand.get("name", "")), (cards[0], cards[1], cards[2]))], rules
+    ).players[0]
+
+
+def _hand_codes(hand: dict[str, Any], rules: Rules) -> None:
+    rows = hand.get("rows")
+    if not isinstance(rows, Mapping):
+        return
+    missing = "foul_code" not in hand or any("label_code" not in r for r in rows.values())
+    played = _replayed(hand, rules) if missing else None
+    if played is not None and played.rows is not None:
+        for row, found in zip(ROWS, played.rows, strict=True):
+            rows[row].setdefault("label_code", found.code(rules.wheel))
+    if "foul_code" in hand:
+        return
+    if hand.get("false_natural"):
+        hand["foul_code"] = {"code": "false_natural", "args": {"natural": hand["false_natural"]}}
+    elif not hand.get("fouled"):
+        hand["foul_code"] = None
+    elif played is not None:
+        hand["foul_code"] = played.foul_code
+    else:
+        hand["foul_code"] = {"code": "not_shown", "args": {}}
+
+
+def _hands(player: dict[str, Any]) -> list[dict[str, Any]]:
+    hands = player.get(HANDS_FIELD)
+    return list(hands) if isinstance(hands, list) else [player]
+
+
+def result_codes(result: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
+    """A copy of a result with every row's ``label_code`` and every hand's ``foul_code``:
+    as stored, or found again from the cards for a result stored before them."""
+    found: dict[str, Any] = copy.deepcopy(dict(result))
+    for player in found.get("players", []):
+        for hand in _hands(player):
+            if "rows" in hand:
+                _hand_codes(hand, rules)
+    return found
+
+
+def _has_codes(result: Mapping[str, Any]) -> bool:
+    for player in result.get("players", []):
+        for hand in _hands(player):
+            rows = hand.get("rows")
+            if isinstance(rows, Mapping) and (
+                "foul_code" not in hand or any("label_code" not in r for r in rows.values())
+            ):
+                return False
+    return True
+
+
+def answer_language(request: HttpRequest) -> str:
+    """The language an API answer's words are in: the ``lang`` query parameter when it
+    names one of the site's languages, else the first of ``Accept-Language`` that does,
+    else English. The codes beside the words are the same in every language."""
+    return language(request.GET.get("lang"), request.headers.get("Accept-Language"))
+
+
+def result_in(result: Mapping[str, Any], rules: Callable[[], Rules], lang: str) -> Any:
+    """A stored result as the API answers it in ``lang``: its codes always, its words in
+    that language (``rules`` is called only when the words are rendered again)."""
+    if lang == settings.LANGUAGE_CODE and _has_codes(result):
+        return result
+    with translation.override(lang):
+        return localized_result(result, rules())
+
+
+def localized_result(result: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
+    """A copy of a result with its labels and foul reasons in the active language, beside
+    their codes (the same in every language)."""
+    found = result_codes(result, rules)
+    for player in found.get("players", []):
+        for hand in _hands(player):
+            rows = hand.get("rows")
+            if isinstance(rows, Mapping):
+                for row in rows.values():
+                    if "label_code" in row:
+                        row["label"] = hand_label(row["label_code"])
+            if hand.get("foul_code") is not None:
+                hand["foul_reason"] = foul_text(hand["foul_code"], rules)
+    return found
+
+
+def row_labels(hand: Mapping[str, Any], rules: Rules) -> dict[str, str]:
+    """Each stored row's name in the active language, by row."""
+    rows = result_codes({"players": [dict(hand)]}, rules)["players"][0].get("rows") or {}
+    return {
+        name: hand_label(row["label_code"]) if "label_code" in row else str(row.get("label", ""))
+        for name, row in rows.items()
+    }
