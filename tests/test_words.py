@@ -39,7 +39,7 @@ ENGLISH = re.compile(
 def _every_strength() -> list[tuple[int, int, str, bool]]:
     found = []
     for wheel in ("low", "second", "none"):
-        five, three = tables(wheel)  # type: ignore[arg-type]
+        five, three = tables(wheel)
         found += [(v, 5, wheel, low) for v in sorted(set(five.values())) for low in (False, True)]
         found += [(v, 3, wheel, False) for v in sorted(set(three.values()))]
     return found

@@ -481,7 +481,10 @@ class MessageSerializer(serializers.Serializer[Any]):
 class ScoreRowSerializer(serializers.Serializer[Any]):
     cards = serializers.CharField()
     category = serializers.CharField(help_text="high_card .. straight_flush, royal_flush")
-    label = serializers.CharField(help_text="the hand's name, in the language asked for")
+    # A field named as DRF's own Field.label: the metaclass takes it as a field all the same.
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text="the hand's name, in the language asked for"
+    )
     label_code = MessageSerializer(help_text="the hand's name as a code and its ranks")
     royalty = serializers.CharField()
 
