@@ -16,7 +16,7 @@ from django.utils import translation
 from games import words
 from games.engine import Rules, score_request
 from games.engine.cards import CardError, parse_cards
-from games.engine.messages import english_foul, english_hand
+from games.engine.messages import english_foul, english_hand, english_review
 from games.engine.ranking import hand_code, tables
 
 SCORE_URL = "/api/v1/score/"
@@ -174,3 +174,21 @@ def test_the_lang_parameter_wins_over_accept_language(client: Client) -> None:
     assert answer.json()["players"][0]["rows"]["front"]["label"] == "Pair of Kings, Q kicker"
     answer = client.post(f"{SCORE_URL}?lang=vi", FOULED_NIGHT, content_type="application/json")
     assert answer.json()["players"][0]["rows"]["front"]["label"] == "Đôi K, lẻ Q"
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        {"code": "not_reviewed_game", "args": {"game": "big-two"}},
+        {"code": "not_reviewed_game", "args": {"game": "criss-cross"}},
+        {"code": "hand_not_shown", "args": {}},
+        {"code": "surrendered_without_cards", "args": {}},
+        {"code": "set_card_by_card", "args": {}},
+    ],
+)
+def test_a_review_stored_in_english_reads_as_one_stored_with_its_code(reason: Any) -> None:
+    stored = {"reason": english_review(reason)}
+    assert words.review_code(stored) == reason
+    with translation.override("vi"):
+        text = words.review_text(words.review_code(stored))  # type: ignore[arg-type]
+    assert text and not ENGLISH.search(text) and "deals" not in text

@@ -41,7 +41,7 @@ from games.services.dealers import dealer_name, next_dealer, seat_numbers
 from games.sheets.charts import running_totals_svg
 from games.web.common import saved_keys, seat_names, session_for, session_rules
 from games.web.deal_view import pair_lines, showdown
-from games.words import review_text
+from games.words import review_code, review_text
 
 DEALS_PER_PAGE = 50
 CHART_POINTS = 60
@@ -181,10 +181,9 @@ def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
 
 
 def _review_reason(line: Mapping[str, Any]) -> str | None:
-    """Why a deal or a player was not reviewed, in the reader's language; a review stored
-    before the reasons had codes keeps its English words."""
-    code = line.get("reason_code")
-    return review_text(code) if code is not None else line.get("reason")
+    """Why a deal or a player was not reviewed, in the reader's language."""
+    code = review_code(line)
+    return None if code is None else review_text(code)
 
 
 def chart(points: Sequence[tuple[int, Sequence[Decimal]]], names: Sequence[str]) -> str:

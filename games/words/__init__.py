@@ -12,6 +12,7 @@ from games.words.results import (
     localized_result,
     result_codes,
     result_in,
+    review_code,
     row_labels,
 )
 from games.words.said import card_error_text, foul_text, hand_label, review_text
@@ -24,6 +25,7 @@ __all__ = [
     "localized_result",
     "result_codes",
     "result_in",
+    "review_code",
     "review_text",
     "row_labels",
 ]

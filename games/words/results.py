@@ -5,8 +5,9 @@ cards), and the words in the language asked for."""
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -16,6 +17,7 @@ from games.engine import Rules
 from games.engine.cards import parse_cards
 from games.engine.games import HANDS_FIELD
 from games.engine.hands import Hand, PlayerResult
+from games.engine.messages import Message
 from games.engine.scoring import score_hands
 from games.engine.tables import ROWS
 from games.lib.busy import language
@@ -120,3 +122,26 @@ def row_labels(hand: Mapping[str, Any], rules: Rules) -> dict[str, str]:
         name: hand_label(row["label_code"]) if "label_code" in row else str(row.get("label", ""))
         for name, row in rows.items()
     }
+
+
+_REVIEW_REASONS = {
+    "hand not shown": "hand_not_shown",
+    "surrendered without cards": "surrendered_without_cards",
+    "set card by card": "set_card_by_card",
+}
+_NOT_REVIEWED = re.compile(r"(.+) deals are not reviewed")
+
+
+def review_code(line: Mapping[str, Any]) -> Message | None:
+    """Why a stored review (or one player's line of it) says nothing, as a message: its
+    ``reason_code``, or for a review stored before the codes, found from its English."""
+    code = line.get("reason_code")
+    if code is not None or not line.get("reason"):
+        return cast(Message | None, code)
+    reason = str(line["reason"])
+    if reason in _REVIEW_REASONS:
+        return {"code": _REVIEW_REASONS[reason], "args": {}}
+    game = _NOT_REVIEWED.fullmatch(reason)
+    if game is not None:
+        return {"code": "not_reviewed_game", "args": {"game": game.group(1).replace(" ", "-")}}
+    return {"code": "unknown", "args": {"text": reason}}

@@ -143,7 +143,12 @@ def review_text(reason: Message) -> str:
     """Why a deal, or one player of it, was not reviewed, in the active language."""
     code, a = reason["code"], reason["args"]
     if code == "not_reviewed_game":
-        return _("%(game)s deals are not reviewed") % {"game": _(_GAMES[a["game"]])}
+        game = _GAMES.get(a["game"])
+        return _("%(game)s deals are not reviewed") % {
+            "game": _(game) if game is not None else a["game"]
+        }
+    if code == "unknown":  # stored in words no code was found for
+        return str(a["text"])
     if code == "hand_not_shown":
         return _("hand not shown")
     if code == "surrendered_without_cards":
