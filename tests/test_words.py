@@ -114,6 +114,21 @@ def test_a_result_stored_without_codes_renders_as_one_with_them() -> None:
         assert words.localized_result(stored, rules) == words.localized_result(result, rules)
 
 
+def test_a_hand_not_shown_stored_without_codes_gets_its_code() -> None:
+    request = {
+        **FOULED_NIGHT,
+        "players": [*FOULED_NIGHT["players"], {"name": "Cy", "fouled": True}],
+    }
+    result = score_request(request)
+    stored = copy.deepcopy(result)
+    for player in stored["players"]:
+        del player["foul_code"]
+        for row in (player["rows"] or {}).values():
+            del row["label_code"]
+    assert result["players"][2]["foul_code"] == {"code": "not_shown", "args": {}}
+    assert words.result_codes(stored, Rules.from_mapping(result["rules"])) == result
+
+
 def test_the_page_footer_counts_pages_in_the_active_language() -> None:
     footer = Template("{% load sheet_words %}{% page_footer %}")
     with translation.override("en"):

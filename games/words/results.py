@@ -35,12 +35,17 @@ def _replayed(hand: Mapping[str, Any], rules: Rules) -> PlayerResult | None:
     ).players[0]
 
 
+def _missing(hand: Mapping[str, Any]) -> bool:
+    """Whether a hand of a result lacks a code (a Big Two player has none to lack)."""
+    if "rows" not in hand:
+        return False
+    rows = hand["rows"] if isinstance(hand["rows"], Mapping) else {}
+    return "foul_code" not in hand or any("label_code" not in r for r in rows.values())
+
+
 def _hand_codes(hand: dict[str, Any], rules: Rules) -> None:
-    rows = hand.get("rows")
-    if not isinstance(rows, Mapping):
-        return
-    missing = "foul_code" not in hand or any("label_code" not in r for r in rows.values())
-    played = _replayed(hand, rules) if missing else None
+    rows = hand["rows"] if isinstance(hand["rows"], Mapping) else {}
+    played = _replayed(hand, rules) if rows else None
     if played is not None and played.rows is not None:
         for row, found in zip(ROWS, played.rows, strict=True):
             rows[row].setdefault("label_code", found.code(rules.wheel))
@@ -67,20 +72,13 @@ def result_codes(result: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     found: dict[str, Any] = copy.deepcopy(dict(result))
     for player in found.get("players", []):
         for hand in _hands(player):
-            if "rows" in hand:
+            if _missing(hand):
                 _hand_codes(hand, rules)
     return found
 
 
 def _has_codes(result: Mapping[str, Any]) -> bool:
-    for player in result.get("players", []):
-        for hand in _hands(player):
-            rows = hand.get("rows")
-            if isinstance(rows, Mapping) and (
-                "foul_code" not in hand or any("label_code" not in r for r in rows.values())
-            ):
-                return False
-    return True
+    return not any(_missing(hand) for p in result.get("players", []) for hand in _hands(p))
 
 
 def answer_language(request: HttpRequest) -> str:
