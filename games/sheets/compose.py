@@ -297,12 +297,18 @@ def ledger_data(
         entry["name"] = seat_names.get(entry["id"], entry["name"])
         # What is left to settle once the payments between them are counted.
         net = entry["balance_money"]
-        if net > 0:
-            settle = f"{entry['name']} pays {seat_name} {money_in(net, currency, sign=False)}"
-        elif net < 0:
-            settle = f"{seat_name} pays {entry['name']} {money_in(-net, currency, sign=False)}"
+        if net:
+            payer, payee = (entry["name"], seat_name) if net > 0 else (seat_name, entry["name"])
+            settle = _("%(payer)s pays %(payee)s %(amount)s") % {
+                "payer": payer,
+                "payee": payee,
+                "amount": money_in(abs(net), currency, sign=False),
+            }
         else:
-            settle = f"{seat_name} and {entry['name']} are even"
+            settle = _("%(first)s and %(second)s are even") % {
+                "first": seat_name,
+                "second": entry["name"],
+            }
         multipliers = []
         cells: list[list[str]] = []
         payments: list[str] = []

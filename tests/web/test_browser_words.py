@@ -49,6 +49,7 @@ ENGLISH_WORDS = (
     "royalty",
     "Page",
     "owner",
+    "pays",
 )
 _ENGLISH = re.compile("|".join(rf"\b{re.escape(word)}" for word in ENGLISH_WORDS), re.I)
 
