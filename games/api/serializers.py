@@ -11,12 +11,13 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine.games import GAMES
-from games.engine.rules import decimal_text
+from games.engine.rules import Rules, decimal_text
 from games.errors import ServiceError
 from games.models import (
     Deal,
@@ -31,6 +32,7 @@ from games.models import (
 from games.services import checks, names, texts
 from games.services.dealers import dealer_name, seat_numbers
 from games.services.reasons import REASON_LENGTH
+from games.words import answer_language, result_in
 
 # A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
 RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
@@ -360,7 +362,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "players": deal.request["players"],
             "stakes": deal.request.get("stakes"),
             "rules": deal.rules,
-            "result": deal.result,
+            "result": self._result(deal),
             "idempotency_key": deal.idempotency_key,
             "created_by": None if deal.created_by is None else deal.created_by.username,
             "created_at": _DATETIME.to_representation(deal.created_at),
@@ -368,6 +370,12 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "review": deal.review,
             "revisions": self.get_revisions(deal),
         }
+
+    def _result(self, deal: Deal) -> Any:
+        """The result with its codes, its words in the language the caller asked for."""
+        request = self.context.get("request")
+        lang = answer_language(request) if request is not None else settings.LANGUAGE_CODE
+        return result_in(deal.result, lambda: Rules.from_mapping(deal.rules), lang)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_dealer(self, deal: Deal) -> str | None:
@@ -458,3 +466,59 @@ class PresetSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     game = serializers.CharField()
     rules = serializers.JSONField()
+
+
+class MessageSerializer(serializers.Serializer[Any]):
+    """Words the engine says, as a code and its arguments: the same in every language, for
+    a client that renders its own (docs/api.md lists the codes)."""
+
+    code = serializers.CharField(help_text="pair, two_pair, ..., row_beats_row, false_natural")
+    args = serializers.DictField(
+        help_text="what fills it: ranks as letters (rank, kickers, high, ...), rows by name"
+    )
+
+
+class ScoreRowSerializer(serializers.Serializer[Any]):
+    cards = serializers.CharField()
+    category = serializers.CharField(help_text="high_card .. straight_flush, royal_flush")
+    # A field named as DRF's own Field.label: the metaclass takes it as a field all the same.
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text="the hand's name, in the language asked for"
+    )
+    label_code = MessageSerializer(help_text="the hand's name as a code and its ranks")
+    royalty = serializers.CharField()
+
+
+class ScorePlayerSerializer(serializers.Serializer[Any]):
+    """One player of a score answer; Big Two players have ``cards_left``, ``penalty`` and
+    ``winner`` instead of the rows, Criss Cross players ``hands`` (each like a player)."""
+
+    name = serializers.CharField()
+    units = serializers.CharField()
+    money = serializers.CharField(required=False, help_text="with stakes")
+    fouled = serializers.BooleanField(required=False)
+    foul_reason = serializers.CharField(
+        allow_null=True, required=False, help_text="why, in the language asked for"
+    )
+    foul_code = MessageSerializer(
+        allow_null=True, required=False, help_text="why, as a code and its arguments"
+    )
+    surrendered = serializers.BooleanField(required=False)
+    natural = serializers.CharField(allow_null=True, required=False)
+    false_natural = serializers.CharField(allow_null=True, required=False)
+    rows = serializers.DictField(
+        child=ScoreRowSerializer(),
+        allow_null=True,
+        required=False,
+        help_text="front, middle and back; null for a surrender without cards",
+    )
+
+
+class ScoreAnswerSerializer(serializers.Serializer[Any]):
+    """A scored deal (docs/deal-format.md): labels and reasons in the language asked for
+    (``lang``, else ``Accept-Language``, else English), their codes the same in all."""
+
+    game = serializers.CharField()
+    rules = serializers.JSONField(help_text="the rules as resolved")
+    players = ScorePlayerSerializer(many=True)
+    pairs = serializers.ListField(child=serializers.DictField())

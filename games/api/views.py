@@ -1,8 +1,9 @@
 from typing import Any
 
 from django.conf import settings
+from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny
@@ -12,10 +13,12 @@ from rest_framework.views import APIView
 
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.parsers import JSONParser
+from games.api.serializers import ScoreAnswerSerializer
 from games.api.throttles import CostThrottle, signed_in
-from games.engine import ScoreError, score_request
+from games.engine import Rules, ScoreError, score_request
 from games.engine.arrangement import MAX_SAMPLES, arrange_request
 from games.errors import error_body
+from games.words import answer_language, localized_result
 
 # What the calculators read before the engine does: the rules, and the players' hands or
 # the cards to arrange (docs/deal-format.md; the engine names any other fault).
@@ -28,6 +31,14 @@ def request_schema(required: str, description: str) -> dict[str, Any]:
         "properties": {"rules": RULES_SCHEMA, required: {"description": description}},
         "required": ["rules", required],
     }
+
+
+LANG_PARAMETER = OpenApiParameter(
+    "lang",
+    str,
+    description="the language of the answer's words (en, vi, ...); wins over Accept-Language",
+    required=False,
+)
 
 
 def error_response(message: str, field: str | None = None) -> Response:
@@ -76,7 +87,8 @@ class _CalculatorView(APIView):
         request={
             "application/json": request_schema("players", "2 to 4 players, each a name and a hand")
         },
-        responses=OpenApiTypes.OBJECT,
+        parameters=[LANG_PARAMETER],
+        responses=ScoreAnswerSerializer,
     )
 )
 class ScoreView(_CalculatorView):
@@ -85,7 +97,15 @@ class ScoreView(_CalculatorView):
     what = "a score request"
 
     def compute(self, request: Request, body: dict[str, Any]) -> dict[str, Any]:
-        return score_request(body)
+        result = score_request(body)
+        with translation.override(answer_language(request)):
+            return localized_result(result, Rules.from_mapping(result["rules"]))
+
+    def post(self, request: Request) -> Response:
+        response = super().post(request)
+        if response.status_code == 200:
+            response["Content-Language"] = answer_language(request)
+        return response
 
 
 @extend_schema_view(

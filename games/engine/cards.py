@@ -11,7 +11,7 @@ holds, above bit 24, a number unique to its multiset of ranks; below, a field re
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Any, Final, TypedDict
 
 from .errors import ScoreError
 
@@ -68,24 +68,43 @@ def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(map(TEXT_OF.__getitem__, cards))
 
 
-class CardError(ScoreError):
-    """Text that is not cards; ``reason`` is the message without the place."""
+class Message(TypedDict):
+    """Words of the engine as a code and its arguments (see ``messages``)."""
 
-    def __init__(self, where: str, reason: str, field: str | None) -> None:
-        super().__init__(f"{where}: {reason}", field)
-        self.reason = reason
+    code: str
+    args: dict[str, Any]
+
+
+def english_card_error(error: Message) -> str:
+    """Why text is not cards, in the engine's words: "unknown rank 'Z' in 'Zh'"."""
+    code, a = error["code"], error["args"]
+    if code == "unknown_rank":
+        return f"unknown rank {a['rank']!r} in {a['text']!r}"
+    if code == "no_suit":
+        return f"{a['card']!r} has no suit"
+    return f"unknown suit {a['suit']!r} in {a['text']!r}"
+
+
+class CardError(ScoreError):
+    """Text that is not cards; ``reason`` is the message without the place, ``code`` the
+    same as a message (``messages``): ``unknown_rank``, ``no_suit`` or ``unknown_suit``."""
+
+    def __init__(self, where: str, code: Message, field: str | None) -> None:
+        self.reason = english_card_error(code)
+        super().__init__(f"{where}: {self.reason}", field)
+        self.code = code
 
 
 def _token_error(token: str, chunk: str, where: str, field: str | None) -> CardError:
     rank_text = "10" if token.startswith("10") else token[:1]
     suit_text = token[len(rank_text) :]
     if rank_text != "10" and rank_text not in _RANK_INPUTS:
-        reason = f"unknown rank {rank_text!r} in {chunk!r}"
+        code = Message(code="unknown_rank", args={"rank": rank_text, "text": chunk})
     elif not suit_text:
-        reason = f"{token!r} has no suit"
+        code = Message(code="no_suit", args={"card": token})
     else:
-        reason = f"unknown suit {suit_text!r} in {chunk!r}"
-    return CardError(where, reason, field)
+        code = Message(code="unknown_suit", args={"suit": suit_text, "text": chunk})
+    return CardError(where, code, field)
 
 
 def parse_cards(

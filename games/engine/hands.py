@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, cast
 
 from .cards import Card
-from .ranking import category_name, describe
+from .messages import Message, english_foul, english_hand, message
+from .ranking import Wheel, category_name, hand_code
 from .tables import ROWS, Row
 
 ZERO: Final = Decimal(0)
@@ -47,8 +48,12 @@ class RowResult(NamedTuple):
         return category_name(self.value)
 
     def label(self, wheel: str) -> str:
+        return english_hand(self.code(wheel))
+
+    def code(self, wheel: str) -> Message:
+        """The row's hand as a message (``messages``): code and ranks."""
         wheel_used = "none" if self.low else wheel
-        return describe(self.value, len(self.cards), wheel_used, low=self.low)
+        return hand_code(self.value, len(self.cards), cast(Wheel, wheel_used), low=self.low)
 
 
 class PlayerResult(NamedTuple):
@@ -81,14 +86,20 @@ class PlayerResult(NamedTuple):
 
     @property
     def foul_reason(self) -> str | None:
+        code = self.foul_code
+        return None if code is None else english_foul(code)
+
+    @property
+    def foul_code(self) -> Message | None:
+        """Why the hand fouled, as a message (``messages``); None when it did not."""
         if self.false_natural is not None:
-            return f"declared {self.false_natural} but the cards do not make it"
+            return message("false_natural", natural=self.false_natural)
         if self.not_shown:
-            return "the hand was declared fouled without being shown"
+            return message("not_shown")
         rows = self.rows
         if self.foul is None or rows is None:
             return None
-        return describe_foul(self.foul, rows, self.wheel)
+        return foul_code(self.foul, rows, self.wheel)
 
     @property
     def fouled(self) -> bool:
@@ -118,10 +129,19 @@ class DealResult(NamedTuple):
     pairs: tuple[PairResult, ...]
 
 
+def foul_code(foul: Foul, rows: Sequence[RowResult], wheel: str) -> Message:
+    """The foul as a message: which row beats which, and each row's hand."""
+    ahead, behind = rows[ROWS.index(foul[0])], rows[ROWS.index(foul[1])]
+    return message(
+        "row_beats_row",
+        ahead=foul[0],
+        ahead_hand=ahead.code(wheel),
+        behind=foul[1],
+        behind_hand=behind.code(wheel),
+        lowball=foul == ("front", "back"),
+    )
+
+
 def describe_foul(foul: Foul, rows: Sequence[RowResult], wheel: str) -> str:
     """A readable reason: "front Pair of Kings, Q kicker beats middle Pair of Kings, ..."."""
-    ahead, behind = rows[ROWS.index(foul[0])], rows[ROWS.index(foul[1])]
-    text = f"{foul[0]} {ahead.label(wheel)} beats {foul[1]} {behind.label(wheel)}"
-    if foul == ("front", "back"):
-        text += " (with a 2-7 middle only the back must beat the front)"
-    return text
+    return english_foul(foul_code(foul, rows, wheel))

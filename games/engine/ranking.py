@@ -18,7 +18,8 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Final, Literal
 
-from .cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, Card
+from .cards import RANK_CHARS, Card
+from .messages import Message, english_hand, message
 
 CATEGORIES: Final = (
     "high_card",
@@ -198,35 +199,34 @@ def straight_top(value: int, wheel: Wheel) -> int:
     return strength + 3
 
 
-@cache
-def describe(value: int, size: int = 5, wheel: Wheel = "low", *, low: bool = False) -> str:
-    """A readable name of a ``size``-card strength: "Full house, Sevens over Nines"."""
+def hand_code(value: int, size: int = 5, wheel: Wheel = "low", *, low: bool = False) -> Message:
+    """A ``size``-card strength as a message: its code and the ranks that name it."""
     cat = value >> CATEGORY_SHIFT
-    ranks = [_slot(value, i) for i in range(5)]
-    name, plural, char = RANK_NAMES, RANK_PLURALS, RANK_CHARS
+    ranks = [RANK_CHARS[_slot(value, i)] for i in range(5)]
     if cat in (STRAIGHT, STRAIGHT_FLUSH):
         top = straight_top(value, wheel)
         if cat == STRAIGHT_FLUSH and top == 12:
-            return "Royal flush"
-        kind = "Straight flush" if cat == STRAIGHT_FLUSH else "Straight"
-        return f"{kind}, {name[top]} high{' (wheel)' if top == 3 else ''}"
+            return message("royal_flush")
+        code = "straight_flush" if cat == STRAIGHT_FLUSH else "straight"
+        return message(code, high=RANK_CHARS[top], wheel=top == 3)
     if cat == QUADS:
-        return f"Four of a kind, {plural[ranks[0]]}"
+        return message("quads", rank=ranks[0])
     if cat == FULL_HOUSE:
-        return f"Full house, {plural[ranks[0]]} over {plural[ranks[1]]}"
+        return message("full_house", rank=ranks[0], over=ranks[1])
     if cat == FLUSH:
-        return f"Flush, {'-'.join(char[r] for r in ranks)}"
+        return message("flush", ranks=ranks)
     if cat == TRIPS:
-        return f"Three of a kind, {plural[ranks[0]]}"
+        return message("trips", rank=ranks[0])
     if cat == TWO_PAIR:
-        return f"Two pair, {plural[ranks[0]]} and {plural[ranks[1]]}, {char[ranks[2]]} kicker"
+        return message("two_pair", high=ranks[0], low=ranks[1], kicker=ranks[2])
     if cat == PAIR:
-        kickers = ranks[1 : size - 1]
-        head = f"Pair of {plural[ranks[0]]}"
-    else:
-        if low:
-            return f"{name[ranks[0]]} low, {'-'.join(char[r] for r in ranks[:size])}"
-        kickers = ranks[1:size]
-        head = f"{name[ranks[0]]} high"
-    kicker_text = " ".join(char[r] for r in kickers)
-    return f"{head}, {kicker_text} kicker{'s' if len(kickers) > 1 else ''}"
+        return message("pair", rank=ranks[0], kickers=ranks[1 : size - 1])
+    if low:
+        return message("low", rank=ranks[0], ranks=ranks[:size])
+    return message("high_card", rank=ranks[0], kickers=ranks[1:size])
+
+
+@cache
+def describe(value: int, size: int = 5, wheel: Wheel = "low", *, low: bool = False) -> str:
+    """A readable name of a ``size``-card strength: "Full house, Sevens over Nines"."""
+    return english_hand(hand_code(value, size, wheel, low=low))

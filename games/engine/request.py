@@ -149,6 +149,7 @@ def _player_json(player: PlayerResult, deal: Deal) -> dict[str, Any]:
         "units": decimal_text(player.units),
         "fouled": player.fouled,
         "foul_reason": player.foul_reason,
+        "foul_code": player.foul_code,
         "surrendered": player.surrendered,
         "natural": player.natural,
         "false_natural": player.false_natural,
@@ -159,6 +160,7 @@ def _player_json(player: PlayerResult, deal: Deal) -> dict[str, Any]:
                 "cards": cards_text(r.cards),
                 "category": r.category,
                 "label": r.label(wheel),
+                "label_code": r.code(wheel),
                 "royalty": decimal_text(r.royalty),
             }
             for row, r in zip(ROWS, rows, strict=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
@@ -51,15 +52,26 @@ class NotUTF8(ValueError):
         super().__init__(f"not UTF-8 text (byte {byte})")
 
 
+class _Surrogates(Exception):
+    """The file writes a half of a surrogate pair as an escape (``\\ud800``), which the C
+    parser would turn into "?": the Python parser keeps it, for the import to refuse."""
+
+
+# An escaped surrogate, whole pair or half: a file with one is read by the Python parser.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 class _Checked:
     """The file's bytes as ijson reads them, checked to be UTF-8 on the way, without a
-    byte order mark."""
+    byte order mark; with ``surrogates``, checked for escaped surrogates too."""
 
-    def __init__(self, handle: IO[bytes]) -> None:
+    def __init__(self, handle: IO[bytes], *, surrogates: bool = False) -> None:
         self._handle = handle
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._read = 0  # bytes read from the file
         self._started = False
+        self._surrogates = surrogates
+        self._tail = ""  # the last characters read, for an escape split between reads
 
     def read(self, size: int = _CHUNK) -> bytes:
         if size == 0:  # ijson asks for nothing to learn whether the file gives bytes
@@ -69,9 +81,14 @@ class _Checked:
         self._read += len(data)
         pending = len(self._decoder.getstate()[0])
         try:
-            self._decoder.decode(data, final=not data)
+            text = self._decoder.decode(data, final=not data)
         except UnicodeDecodeError as exc:
             raise NotUTF8(start - pending + exc.start + 1) from None
+        if self._surrogates:
+            window = self._tail + text
+            if _SURROGATE_ESCAPE.search(window):
+                raise _Surrogates
+            self._tail = window[-4:]
         if not self._started and data:
             self._started = True
             data = data.removeprefix(codecs.BOM_UTF8)
@@ -94,6 +111,7 @@ class _Reader:
     def __init__(self, open_file: Opener, backend: Any) -> None:
         self._open = open_file
         self._backend = backend
+        self._surrogates = backend.backend_name != "python"
         self._handles: list[IO[bytes]] = []
         self._events: Iterator[tuple[str, Any]] = iter(())
         # Elements seen so far in the first pass under each path of lazy arrays.
@@ -104,7 +122,7 @@ class _Reader:
     def _opened(self) -> _Checked:
         handle = self._open()
         self._handles.append(handle)
-        return _Checked(handle)
+        return _Checked(handle, surrogates=self._surrogates)
 
     def start(self) -> None:
         self._events = self._backend.basic_parse(self._opened(), use_float=True)
@@ -277,6 +295,8 @@ def load(open_file: Opener, lazy: Lazy) -> Iterator[Any]:
     ijson's Python parser instead, as ``json.loads`` reads any whole number."""
     try:
         reader, document = _read(open_file, lazy, ijson)
+    except _Surrogates:
+        reader, document = _read(open_file, lazy, ijson.get_backend("python"))
     except JSONError as exc:
         if not exc.overflow or ijson.backend == "python":
             raise

@@ -42,6 +42,7 @@ from games.sheets.charts import PLAYER_COLOURS, running_totals_svg
 from games.sheets.listing import deal_blocks
 from games.sheets.monospace import Column, mono_blocks
 from games.sheets.statements import deal_changes, ledger_payment_line, night_money, unreviewed_deals
+from games.words import row_labels
 
 ZERO = Decimal(0)
 TEMPLATES = {
@@ -138,17 +139,20 @@ def _notable_hands(deals: Iterable[Deal], rules: Rules) -> list[dict[str, Any]]:
                     continue
                 if player.get("fouled"):
                     continue
-                for row, data in (hand.get("rows") or {}).items():
-                    royalty = Decimal(data.get("royalty") or 0)
-                    if royalty:
-                        entry = {
-                            "deal": deal.number,
-                            "player": player["name"],
-                            "what": f"{row}: {data['label']}",
-                            "cards": data["cards"],
-                            "value": f"royalty {decimal_text(royalty)}",
-                        }
-                        royalties.append((royalty, entry))
+                rows = hand.get("rows") or {}
+                paid = [row for row in rows if Decimal(rows[row].get("royalty") or 0)]
+                labels = row_labels(hand, rules) if paid else {}
+                for row in paid:
+                    data = rows[row]
+                    royalty = Decimal(data["royalty"])
+                    entry = {
+                        "deal": deal.number,
+                        "player": player["name"],
+                        "what": _("%(row)s: %(hand)s") % {"row": _(row), "hand": labels[row]},
+                        "cards": data["cards"],
+                        "value": _("royalty %(units)s") % {"units": decimal_text(royalty)},
+                    }
+                    royalties.append((royalty, entry))
     royalties.sort(key=lambda item: (-item[0], item[1]["deal"]))
     best = [
         entry | {"cards": text_faces(entry["cards"])} for _, entry in royalties[:NOTABLE_ROYALTIES]
@@ -295,12 +299,18 @@ def ledger_data(
         entry["name"] = seat_names.get(entry["id"], entry["name"])
         # What is left to settle once the payments between them are counted.
         net = entry["balance_money"]
-        if net > 0:
-            settle = f"{entry['name']} pays {seat_name} {money_in(net, currency, sign=False)}"
-        elif net < 0:
-            settle = f"{seat_name} pays {entry['name']} {money_in(-net, currency, sign=False)}"
+        if net:
+            payer, payee = (entry["name"], seat_name) if net > 0 else (seat_name, entry["name"])
+            settle = _("%(payer)s pays %(payee)s %(amount)s") % {
+                "payer": payer,
+                "payee": payee,
+                "amount": money_in(abs(net), currency, sign=False),
+            }
         else:
-            settle = f"{seat_name} and {entry['name']} are even"
+            settle = _("%(first)s and %(second)s are even") % {
+                "first": seat_name,
+                "second": entry["name"],
+            }
         multipliers = []
         cells: list[list[str]] = []
         payments: list[str] = []

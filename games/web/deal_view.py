@@ -12,6 +12,7 @@ from games.engine import Rules
 from games.engine.games import player_hands
 from games.models import Deal
 from games.present import ROW_ORDER, pair_detail, pair_sides, signed, text_faces, units
+from games.words import row_labels
 
 
 def pair_lines(deal: Deal, names: Sequence[str], rules: Rules) -> list[dict[str, str]]:
@@ -36,16 +37,17 @@ def pair_lines(deal: Deal, names: Sequence[str], rules: Rules) -> list[dict[str,
     return pairs
 
 
-def _hand_rows(hand: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _hand_rows(hand: Mapping[str, Any], rules: Rules) -> list[dict[str, Any]]:
     rows = hand.get("rows") or {}
+    labels = row_labels(hand, rules) if rows else {}
     return [
-        {"row": row, "label": rows[row].get("label", ""), "cards": text_faces(rows[row]["cards"])}
+        {"row": row, "label": labels.get(row, ""), "cards": text_faces(rows[row]["cards"])}
         for row in ROW_ORDER
         if row in rows
     ]
 
 
-def showdown(deal: Deal, names: Sequence[str]) -> list[dict[str, Any]]:
+def showdown(deal: Deal, names: Sequence[str], rules: Rules) -> list[dict[str, Any]]:
     """Every seat's hand in seat order: its rows as set (each hand's, at a Criss Cross
     table), the cards left (Big Two), or why there is nothing to show."""
     by_name = {p["name"]: p for p in deal.result["players"]}
@@ -55,7 +57,7 @@ def showdown(deal: Deal, names: Sequence[str]) -> list[dict[str, Any]]:
         if player is None:
             seats.append({"name": name, "hands": [], "shown": _("sat out")})
             continue
-        hands = [rows for rows in map(_hand_rows, player_hands(player)) if rows]
+        hands = [rows for rows in (_hand_rows(h, rules) for h in player_hands(player)) if rows]
         shown = ""
         if not hands:
             if "cards_left" in player:

@@ -20,12 +20,13 @@ from games.engine.arrangement import Hand13, arrange_expected, arrange_heuristic
 from games.engine.cards import Card, CardError, card_text, cards_text
 from games.engine.cards import parse_cards as engine_parse_cards
 from games.engine.games import Descriptor, descriptor_for
-from games.engine.ranking import describe, five_card_evaluator, three_card_evaluator
+from games.engine.ranking import five_card_evaluator, hand_code, three_card_evaluator
 from games.engine.request import ROW_SIZES
 from games.engine.rules import NATURALS
 from games.engine.scoring import Hand, score_hands
 from games.present import capitalised, card_faces, natural_name, number, signed
 from games.sitting_out import SAT_OUT, is_sat_out, score_playing
+from games.words import card_error_text, foul_text, hand_label
 
 ROWS = tuple(ROW_SIZES)
 TEXT_FIELDS = ("front", "middle", "back", "cards13", "discards", "cards", "cards_left")
@@ -178,9 +179,9 @@ def request_players(
 def _row_label(cards: tuple[Card, ...], row: str, rules: Rules) -> str:
     lowball = row == "middle" and rules.middle == "lowball-2-7"
     if row == "front":
-        return describe(three_card_evaluator()(cards), 3, rules.wheel)
+        return hand_label(hand_code(three_card_evaluator()(cards), 3, rules.wheel))
     wheel = "none" if lowball else rules.wheel
-    return describe(five_card_evaluator(wheel)(cards), 5, wheel, low=lowball)
+    return hand_label(hand_code(five_card_evaluator(wheel)(cards), 5, wheel, low=lowball))
 
 
 def _seat_rows(entry: SeatEntry, rules: Rules) -> tuple[SeatFeedback, dict[str, tuple[Card, ...]]]:
@@ -194,14 +195,18 @@ def _seat_rows(entry: SeatEntry, rules: Rules) -> tuple[SeatFeedback, dict[str, 
         try:
             cards = engine_parse_cards(text)
         except CardError as error:
-            feedback.error = error.reason
+            feedback.error = card_error_text(error.code)
             continue
         feedback.cards = card_faces(cards)
         parsed[row] = cards
         if len(cards) < size:
-            feedback.progress = f"{len(cards)} of {size}"
+            feedback.progress = _("%(count)s of %(size)s") % {"count": len(cards), "size": size}
         elif len(cards) > size:
-            feedback.error = f"{len(cards)} cards given, the {row} row needs {size}"
+            feedback.error = _("%(count)s cards given, the %(row)s row needs %(size)s") % {
+                "count": len(cards),
+                "row": _(row),
+                "size": size,
+            }
         elif len(set(cards)) == size:
             feedback.label = _row_label(cards, row, rules)
     return seat, parsed
@@ -215,7 +220,8 @@ def _foul(entry: SeatEntry, parsed: Mapping[str, tuple[Card, ...]], rules: Rules
     if len(set().union(*rows)) != 13:
         return ""
     played = score_hands([Hand(entry.name, (rows[0], rows[1], rows[2]))], rules).players[0]
-    return played.foul_reason or ""
+    code = played.foul_code
+    return "" if code is None else foul_text(code, rules)
 
 
 def _mark_duplicates(seats: Sequence[SeatFeedback], parsed: Sequence[Mapping[str, Any]]) -> None:
@@ -229,11 +235,16 @@ def _mark_duplicates(seats: Sequence[SeatFeedback], parsed: Sequence[Mapping[str
             continue
         for place, (k, row) in enumerate(where):
             others = [
-                f"{seats[j].name}'s {other}" if j != k else f"this {other} row"
+                _("%(player)s's %(row)s") % {"player": seats[j].name, "row": _(other)}
+                if j != k
+                else _("this %(row)s row") % {"row": _(other)}
                 for elsewhere, (j, other) in enumerate(where)
                 if elsewhere != place  # a card twice in one row is in "this front row"
             ]
-            note = f"{card_text(card)} is also in {', '.join(dict.fromkeys(others))}"
+            note = _("%(card)s is also in %(places)s") % {
+                "card": card_text(card),
+                "places": ", ".join(dict.fromkeys(others)),
+            }
             row_feedback = seats[k].rows.get(row)
             if row_feedback is not None:
                 notes = [row_feedback.duplicate, note] if row_feedback.duplicate else [note]
@@ -261,7 +272,7 @@ def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
                 try:
                     feedback.cards = card_faces(engine_parse_cards(entry.cards))
                 except CardError as error:
-                    feedback.error = error.reason
+                    feedback.error = card_error_text(error.code)
             seats.append(seat)
         return seats
     parsed: list[dict[str, tuple[Card, ...]]] = []

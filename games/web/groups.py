@@ -20,7 +20,7 @@ from games.engine import RuleError, Rules, ScoreError
 from games.engine.rules import PRESETS, decimal_text, preset_rules
 from games.lib.locales import by_name, player_name
 from games.models import Group, Membership
-from games.present import GAME_NAMES, money, money_in, signed, units
+from games.present import GAME_NAMES, game_name, money, money_in, signed, units
 from games.rules_text import foul_warning
 from games.web import invites, rules_form
 from games.web.common import group_for, player_for, require_owner_role, user_of
@@ -87,7 +87,7 @@ def group_new(request: HttpRequest) -> HttpResponse:
     context = {
         "values": values,
         "errors": errors,
-        "presets": [(name, GAME_NAMES[preset_rules(name).game]) for name in PRESETS],
+        "presets": [(name, game_name(preset_rules(name))) for name in PRESETS],
         "preset": values.get("preset", "standard"),
     }
     return render(request, "web/group_new.html", context, status=400 if errors else 200)
@@ -205,7 +205,7 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
             rule_set.rules, request.POST if request.method == "POST" else None, rule_set.spec
         ),
         "group": group,
-        "presets": [(name, GAME_NAMES[preset_rules(name).game]) for name in PRESETS],
+        "presets": [(name, game_name(preset_rules(name))) for name in PRESETS],
         "preset": values.get("preset", ""),
         "options": options,
         "applies": applies,

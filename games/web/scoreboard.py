@@ -9,7 +9,7 @@ history. The database still adds up every ledger row of the session once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 from django.views.decorators.http import require_GET
 
 from games import services
@@ -41,6 +41,7 @@ from games.services.dealers import dealer_name, next_dealer, seat_numbers
 from games.sheets.charts import running_totals_svg
 from games.web.common import saved_keys, seat_names, session_for, session_rules
 from games.web.deal_view import pair_lines, showdown
+from games.words import review_code, review_text
 
 DEALS_PER_PAGE = 50
 CHART_POINTS = 60
@@ -117,7 +118,7 @@ def _deal_rows(
                 "dealer": dealer_name(deal.dealer, seats),
                 "cells": cells,
                 "revisions": revisions,
-                "showdown": showdown(deal, names),
+                "showdown": showdown(deal, names, rules),
                 "pairs": pair_lines(deal, names, rules),
             }
         )
@@ -152,13 +153,13 @@ def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
     players = []
     for line in review["players"]:
         if not line["reviewed"]:
-            players.append({"name": line["name"], "reason": line["reason"]})
+            players.append({"name": line["name"], "reason": _review_reason(line)})
             continue
         missed = Decimal(line["units_missed"])
         if line["declare"] == "natural":
-            how = f"declare {natural_name(line['natural'], rules)}"
+            how = _("declare %(natural)s") % {"natural": natural_name(line["natural"], rules)}
         elif line["declare"] == "surrender":
-            how = "surrender"
+            how = pgettext("the review's advice", "surrender")
         else:
             how = ""
         rows = [
@@ -176,7 +177,13 @@ def _review(deal: Deal | None, rules: Rules) -> dict[str, Any] | None:
                 "fouled": line["nearest_legal"] is not None,
             }
         )
-    return {"pending": False, "reason": review["reason"], "players": players}
+    return {"pending": False, "reason": _review_reason(review), "players": players}
+
+
+def _review_reason(line: Mapping[str, Any]) -> str | None:
+    """Why a deal or a player was not reviewed, in the reader's language."""
+    code = review_code(line)
+    return None if code is None else review_text(code)
 
 
 def chart(points: Sequence[tuple[int, Sequence[Decimal]]], names: Sequence[str]) -> str:

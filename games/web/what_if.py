@@ -64,7 +64,7 @@ def deal_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "role": role,
         "deal": deal,
         "game_name": game_name(rules),
-        "showdown": showdown(deal, names),
+        "showdown": showdown(deal, names, rules),
         "pairs": pair_lines(deal, names, rules),
         "options": [
             {

@@ -330,7 +330,12 @@ def test_review_request_reviews_every_player_who_showed_cards() -> None:
 
     assert found["reviewed"] is True
     ann, bob, cy = found["players"]
-    assert cy == {"name": "Cy", "reviewed": False, "reason": "surrendered without cards"}
+    assert cy == {
+        "name": "Cy",
+        "reviewed": False,
+        "reason": "surrendered without cards",
+        "reason_code": {"code": "surrendered_without_cards", "args": {}},
+    }
     for line in (ann, bob):
         assert Decimal(line["best_units"]) - Decimal(line["actual_units"]) == Decimal(
             line["units_missed"]
@@ -350,7 +355,7 @@ CROSSED = {
 
 
 @pytest.mark.parametrize(
-    ("request_", "reason"),
+    ("request_", "reason", "game"),
     [
         (
             {
@@ -358,6 +363,7 @@ CROSSED = {
                 "players": [{"name": "A", "cards_left": 0}, {"name": "B", "cards_left": 3}],
             },
             "big-two deals are not reviewed",
+            "big-two",
         ),
         (
             {
@@ -365,6 +371,7 @@ CROSSED = {
                 "players": [{"name": name, **rows} for name, rows in REVIEW_HANDS.items()],
             },
             "open-face deals are not reviewed",
+            "open-face",
         ),
         (
             {
@@ -375,13 +382,19 @@ CROSSED = {
                 ],
             },
             "criss cross deals are not reviewed",
+            "criss-cross",
         ),
     ],
 )
 def test_review_request_leaves_games_without_a_setting_alone(
-    request_: dict[str, Any], reason: str
+    request_: dict[str, Any], reason: str, game: str
 ) -> None:
-    assert review_request(request_) == {"reviewed": False, "reason": reason, "players": []}
+    assert review_request(request_) == {
+        "reviewed": False,
+        "reason": reason,
+        "reason_code": {"code": "not_reviewed_game", "args": {"game": game}},
+        "players": [],
+    }
 
 
 def test_review_request_rejects_what_scoring_rejects() -> None:

@@ -101,7 +101,12 @@ def test_the_review_says_a_hand_not_shown_has_nothing_to_review() -> None:
     found = review_request(
         {"rules": "standard", "players": [{"name": "Ann", **NOT_SHOWN}, {"name": "Bob", **BOB}]}
     )
-    assert found["players"][0] == {"name": "Ann", "reviewed": False, "reason": "hand not shown"}
+    assert found["players"][0] == {
+        "name": "Ann",
+        "reviewed": False,
+        "reason": "hand not shown",
+        "reason_code": {"code": "hand_not_shown", "args": {}},
+    }
     assert found["players"][1]["reviewed"] is True
 
 

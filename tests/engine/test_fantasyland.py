@@ -103,10 +103,20 @@ def test_the_review_finds_the_fantasy_land_setting_that_wins_most() -> None:
     assert (line["actual_units"], line["best_units"], line["units_missed"]) == ("22", "25", "3")
     assert line["best"]["front"].startswith("Ks Kd")
     assert len(parse_cards(line["discards"])) == 1
-    assert bob == {"name": "Bob", "reviewed": False, "reason": "set card by card"}
+    assert bob == {
+        "name": "Bob",
+        "reviewed": False,
+        "reason": "set card by card",
+        "reason_code": {"code": "set_card_by_card", "args": {}},
+    }
 
 
 def test_open_face_without_a_fantasy_land_discard_is_not_reviewed() -> None:
     ann = {"name": "Ann", "front": "Jd 9s 8h", "middle": "Ah Ad Ac Ks Kd", "back": "6c 5c 4c 3c 2c"}
     found = review_request({"rules": "pineapple", "players": [ann, BOB]})
-    assert found == {"reviewed": False, "reason": "open-face deals are not reviewed", "players": []}
+    assert found == {
+        "reviewed": False,
+        "reason": "open-face deals are not reviewed",
+        "reason_code": {"code": "not_reviewed_game", "args": {"game": "open-face"}},
+        "players": [],
+    }

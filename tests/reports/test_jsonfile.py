@@ -152,6 +152,17 @@ def test_a_whole_number_beyond_64_bits_is_read_as_json_loads_reads_it() -> None:
         assert plain(value) == json.loads(text)
 
 
+@pytest.mark.parametrize("padding", [0, 1, 2, 3, 5, 65_530])
+def test_an_escaped_half_of_a_surrogate_pair_is_kept_as_json_loads_keeps_it(padding: int) -> None:
+    """The C parser would read "x\\ud800" as "x?"; the file is then read by ijson's Python
+    parser, which keeps the half for the import to refuse. Padding moves the escape across
+    the parser's reads."""
+    for escaped in ("x\\ud800", "x\\udc00y", "\\ud83d\\ude00 pair", "\\uDBFF"):
+        text = '{"pad": "' + "p" * padding + '", "name": "' + escaped + '", "sessions": []}'
+        with loaded(text) as value:
+            assert plain(value) == json.loads(text)
+
+
 @pytest.mark.parametrize(
     "document",
     [

@@ -107,6 +107,7 @@ def test_a_surrender_without_cards_has_nothing_to_review(reviewed_night: Session
         "name": "Di",
         "reviewed": False,
         "reason": "surrendered without cards",
+        "reason_code": {"code": "surrendered_without_cards", "args": {}},
     }
 
 

@@ -113,7 +113,7 @@ def test_a_fouling_hand_is_named_warned_of_and_sent_on_the_second_tap(
     # Bob's hand fouls nothing: his first tap sends it, and the deal is recorded.
     for row, cards in BOBS_HAND.items():
         bob.fill(f"#p0-{row}", cards)
-    expect(bob.locator("#p0-back-fb .label")).to_have_text("Full house, Sixes over Tens")
+    expect(bob.locator("#p0-back-fb .label")).to_have_text("Cù lũ 6 đôi 10")
     fetched: dict[str, list[str]] = {"ann": [], "bob": []}
     for name, page in (("ann", ann), ("bob", bob)):
         page.on(

@@ -11,6 +11,7 @@ from ..cards import Card, cards_text, parse_cards
 from ..errors import ScoreError
 from ..games import CRISS_CROSS, GAMES, descriptor_for
 from ..hands import Hand
+from ..messages import Message, english_review, message
 from ..request import parse_request
 from ..rules import Rules, decimal_text
 from .expected import arrange_expected
@@ -147,13 +148,13 @@ def review_request(request: object) -> dict[str, Any]:
     if game.has_fantasyland and any(h.in_fantasyland and h.discards for h in deal.hands):
         return _review_fantasyland(deal.hands, deal.rules)
     if not game.reviewed:
-        name = "criss cross" if game is CRISS_CROSS else deal.rules.game
-        return _not_reviewed(f"{name} deals are not reviewed")
+        name = CRISS_CROSS.key if game is CRISS_CROSS else deal.rules.game
+        return _not_reviewed(message("not_reviewed_game", game=name))
     players: list[dict[str, Any]] = []
     for hand, found in zip(deal.hands, review_all(deal.hands, deal.rules), strict=True):
         if found is None:
-            reason = "hand not shown" if hand.not_shown else "surrendered without cards"
-            players.append({"name": hand.name, "reviewed": False, "reason": reason})
+            why = message("hand_not_shown" if hand.not_shown else "surrendered_without_cards")
+            players.append(_not_reviewed_player(hand.name, why))
             continue
         players.append(
             {
@@ -179,7 +180,7 @@ def _review_fantasyland(hands: tuple[Hand, ...], rules: Rules) -> dict[str, Any]
     players: list[dict[str, Any]] = []
     for k, hand in enumerate(hands):
         if not (hand.in_fantasyland and hand.discards and hand.rows is not None):
-            players.append({"name": hand.name, "reviewed": False, "reason": "set card by card"})
+            players.append(_not_reviewed_player(hand.name, message("set_card_by_card")))
             continue
         found, discards = review_fantasyland(hands, rules, k)
         players.append(
@@ -199,5 +200,19 @@ def _review_fantasyland(hands: tuple[Hand, ...], rules: Rules) -> dict[str, Any]
     return {"reviewed": True, "reason": None, "players": players}
 
 
-def _not_reviewed(reason: str) -> dict[str, Any]:
-    return {"reviewed": False, "reason": reason, "players": []}
+def _not_reviewed(reason: Message) -> dict[str, Any]:
+    return {
+        "reviewed": False,
+        "reason": english_review(reason),
+        "reason_code": reason,
+        "players": [],
+    }
+
+
+def _not_reviewed_player(name: str, reason: Message) -> dict[str, Any]:
+    return {
+        "name": name,
+        "reviewed": False,
+        "reason": english_review(reason),
+        "reason_code": reason,
+    }
