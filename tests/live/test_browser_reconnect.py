@@ -180,10 +180,12 @@ def test_a_submit_refused_with_503_goes_again_by_itself_reconnect(
     assert Deal.objects.filter(session=open_night).count() == 1
 
 
-def test_a_tab_closed_while_its_submit_waited_sends_it_when_reopened_reconnect(
-    phones: Phones, asgi_server: AsgiServer, open_night: Session, proxy: DroppingProxy
-) -> None:
-    urls = seat_urls(asgi_server, open_night)
+def three_in_and_di_behind(
+    phones: Phones, server: AsgiServer, session: Session, proxy: DroppingProxy
+) -> tuple[list[str], list[Any], Any]:
+    """A deal started with three seats' hands submitted, and Di's phone, behind the proxy,
+    at her entry: the seat links, the three pages and hers."""
+    urls = seat_urls(server, session)
     pages = [phones.open(url) for url in urls[:3]]
     di = phones.open(through(proxy, urls[3]))
     start_deal(pages[0])
@@ -191,6 +193,13 @@ def test_a_tab_closed_while_its_submit_waited_sends_it_when_reopened_reconnect(
         tap_hand(page, HOLDING[name])
         page.locator("#live-submit").tap()
     expect(di.locator("#live-entry")).to_be_visible()
+    return urls, pages, di
+
+
+def test_a_tab_closed_while_its_submit_waited_sends_it_when_reopened_reconnect(
+    phones: Phones, asgi_server: AsgiServer, open_night: Session, proxy: DroppingProxy
+) -> None:
+    urls, pages, di = three_in_and_di_behind(phones, asgi_server, open_night, proxy)
     tap_hand(di, "D")
     proxy.drop()
     di.locator("#live-submit").tap()
@@ -211,14 +220,7 @@ def test_a_tab_closed_while_its_submit_waited_sends_it_when_reopened_reconnect(
 def test_a_seat_page_opened_again_with_no_network_shows_the_waiting_hand_reconnect(
     phones: Phones, asgi_server: AsgiServer, open_night: Session, proxy: DroppingProxy
 ) -> None:
-    urls = seat_urls(asgi_server, open_night)
-    pages = [phones.open(url) for url in urls[:3]]
-    di = phones.open(through(proxy, urls[3]))
-    start_deal(pages[0])
-    for page, name in zip(pages, SEATS, strict=False):
-        tap_hand(page, HOLDING[name])
-        page.locator("#live-submit").tap()
-    expect(di.locator("#live-entry")).to_be_visible()
+    urls, pages, di = three_in_and_di_behind(phones, asgi_server, open_night, proxy)
     # The service worker keeps the seat page for the phone once it looks after it.
     path = urlsplit(urls[3]).path
     for _ in range(50):
