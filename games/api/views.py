@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from games.api.authentication import DeviceTokenAuthentication
 from games.api.parsers import JSONParser
-from games.api.serializers import ScoreAnswerSerializer
+from games.api.score_answer import ScoreAnswerSerializer
 from games.api.throttles import CostThrottle, signed_in
 from games.engine import Rules, ScoreError, score_request
 from games.engine.arrangement import MAX_SAMPLES, arrange_request
