@@ -61,3 +61,14 @@ def test_the_result_carries_codes_beside_the_english_text() -> None:
     for player in result["players"]:
         for row in player["rows"].values():
             assert english_hand(row["label_code"]) == row["label"]
+
+
+def test_the_deal_format_doc_lists_every_hand_foul_and_review_code() -> None:
+    """docs/deal-format.md's table of message codes names each code the engine gives."""
+    from pathlib import Path
+
+    from games.engine.messages import FOUL_CODES, HAND_CODES, REVIEW_CODES
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "deal-format.md").read_text()
+    missing = [c for c in (*HAND_CODES, *FOUL_CODES, *REVIEW_CODES) if f"`{c}`" not in doc]
+    assert missing == []
