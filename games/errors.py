@@ -7,6 +7,7 @@ caused it (``players[1].name``). The API answers them as ``{"error", "field"}``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -87,6 +88,12 @@ CONFLICTS = (
 )
 
 
-def error_body(message: str, field: str | None = None) -> dict[str, Any]:
-    """The body of every refusal the service answers: ``{"error": message, "field": path}``."""
-    return {"error": message, "field": field}
+def error_body(
+    message: str, field: str | None = None, code: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The body of every refusal the service answers: ``{"error": message, "field": path}``,
+    and for a refusal of the engine its message's ``code`` and ``args`` (the same in every
+    language, so that a client may say it in its own words)."""
+    if code is None:
+        return {"error": message, "field": field}
+    return {"error": message, "field": field, "code": code["code"], "args": code["args"]}

@@ -143,9 +143,9 @@ def test_a_card_error_reads_in_the_active_language(
         parse_cards(text)
     assert error.value.reason == english
     with translation.override("en"):
-        assert words.card_error_text(error.value.code) == english
+        assert words.card_error_text(error.value.card_error) == english
     with translation.override("vi"):
-        assert words.card_error_text(error.value.code) == vietnamese
+        assert words.card_error_text(error.value.card_error) == vietnamese
 
 
 def _codes(body: dict[str, Any]) -> list[Any]:

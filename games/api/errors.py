@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -19,6 +20,7 @@ from rest_framework.views import exception_handler
 
 from games.engine import ScoreError
 from games.errors import CONFLICTS, NoSuchObject, ServiceError, error_body
+from games.words import answer_language, error_text
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -28,7 +30,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(error_body(exc.message, exc.field), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, NoSuchObject):  # named by the path, as any other missing object
         return Response(error_body(exc.message), status=status.HTTP_404_NOT_FOUND)
-    if isinstance(exc, (ScoreError, ServiceError)):
+    if isinstance(exc, ScoreError):
+        return score_error_response(exc, context.get("request"))
+    if isinstance(exc, ServiceError):
         return Response(error_body(exc.message, exc.field), status=status.HTTP_400_BAD_REQUEST)
     response = exception_handler(exc, context)
     if response is None:
@@ -41,6 +45,19 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response.data = error_body(throttled_message(getattr(exc, "wait", None)))
     elif isinstance(response.data, dict) and "detail" in response.data:
         response.data = error_body(str(response.data["detail"]))
+    return response
+
+
+def score_error_response(exc: ScoreError, request: HttpRequest | None) -> Response:
+    """400 for input the engine refuses: its words in the language the caller asked for
+    (``?lang=``, else ``Accept-Language``), its code and arguments beside them."""
+    if exc.code is None or request is None:
+        return Response(error_body(exc.message, exc.field), status=status.HTTP_400_BAD_REQUEST)
+    lang = answer_language(request)
+    with translation.override(lang):
+        body = error_body(error_text(exc), exc.field, exc.code)
+    response = Response(body, status=status.HTTP_400_BAD_REQUEST)
+    response["Content-Language"] = lang
     return response
 
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.authentication import DeviceTokenAuthentication
+from games.api.errors import score_error_response
 from games.api.parsers import JSONParser
 from games.api.score_answer import ScoreAnswerSerializer
 from games.api.throttles import CostThrottle, signed_in
@@ -73,7 +74,7 @@ class _CalculatorView(APIView):
         try:
             return Response(self.compute(request, body))
         except ScoreError as exc:
-            return error_response(exc.message, exc.field)
+            return score_error_response(exc, request)
 
     def check_scope(self, request: Request, scope: str) -> None:
         """Counts the call under a further scope too: 429 when that one is used up."""
@@ -138,11 +139,9 @@ class ArrangeView(_CalculatorView):
             return arrange_request(body, max_samples=cap, max_fantasy_cards=fantasy_cap)
         except ScoreError as exc:
             if exc.field == "samples" and cap < MAX_SAMPLES:
-                signed_in_may = f"ask for up to {MAX_SAMPLES}"
-            elif exc.field == "cards" and "fantasy-land" in exc.message and fantasy_cap < 17:
-                signed_in_may = "arrange up to 17 cards"
-            else:
-                raise
-            raise ScoreError(
-                f"{exc.message}; signed in (an API token) you may {signed_in_may}", exc.field
-            ) from exc
+                raise ScoreError.refused(
+                    "anonymous_samples", exc.field, reason=exc.code, most=MAX_SAMPLES
+                ) from exc
+            if exc.field == "cards" and "fantasy-land" in exc.message and fantasy_cap < 17:
+                raise ScoreError.refused("anonymous_fantasy", exc.field, reason=exc.code) from exc
+            raise

@@ -121,8 +121,8 @@ def _read_one_by_one(hands: Sequence[str], size: int) -> Read:
     for k, text in enumerate(hands):
         codes = parse_cards(text, f"hands[{k}]", f"hands[{k}]")
         if len(codes) != size:
-            raise ScoreError(
-                f"hands[{k}]: {size} cards are needed, got {len(codes)}", f"hands[{k}]"
+            raise ScoreError.refused(
+                "batch_size", f"hands[{k}]", index=k, size=size, count=len(codes)
             )
         cards[:, k] = [_INDEX_OF[code] for code in codes]
         total[k] = sum(codes)
@@ -139,7 +139,7 @@ def _strengths(
             twice |= card == other
     if twice.any():
         k = int(np.argmax(twice))
-        raise ScoreError(f"hands[{k}]: a card is given twice in {hands[k]!r}", f"hands[{k}]")
+        raise ScoreError.refused("batch_twice", f"hands[{k}]", index=k, hand=repr(hands[k]))
     size = len(cards)
     table = _lookup(wheel if size == 5 else "low", size)
     high, low = np.divmod(total >> 24, _LOW)

@@ -69,18 +69,13 @@ def check_pays_for_all(players: Sequence[Leftover], rules: Rules) -> None:
     for k in flagged:
         who, field = players[k].name, f"players[{k}].pays_for_all"
         if players[k].cards_left == 0:
-            raise ScoreError(f"{who}: went out, so cannot pay for all (only a loser can)", field)
+            raise ScoreError.refused("winner_pays_for_all", field, who=who)
         if rules.losers_settle:
-            raise ScoreError(
-                f"{who}: pays_for_all cannot be played with losers_settle (the losers settle"
-                " among themselves there)",
-                field,
-            )
+            raise ScoreError.refused("pays_for_all_losers_settle", field, who=who)
     if len(flagged) > 1:
         first, second = (players[k].name for k in flagged[:2])
-        raise ScoreError(
-            f"{second}: {first} already pays for all; at most one player does",
-            f"players[{flagged[1]}].pays_for_all",
+        raise ScoreError.refused(
+            "pays_for_all_twice", f"players[{flagged[1]}].pays_for_all", who=second, first=first
         )
 
 

@@ -11,9 +11,9 @@ holds, above bit 24, a number unique to its multiset of ranks; below, a field re
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, TypedDict
+from typing import Any, Final
 
-from .errors import ScoreError
+from .errors import Message, ScoreError, english, message
 
 RANK_CHARS: Final = "23456789TJQKA"
 SUIT_CHARS: Final = "cdhs"
@@ -68,54 +68,48 @@ def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(map(TEXT_OF.__getitem__, cards))
 
 
-class Message(TypedDict):
-    """Words of the engine as a code and its arguments (see ``messages``)."""
-
-    code: str
-    args: dict[str, Any]
-
-
 def english_card_error(error: Message) -> str:
     """Why text is not cards, in the engine's words: "unknown rank 'Z' in 'Zh'"."""
-    code, a = error["code"], error["args"]
-    if code == "unknown_rank":
-        return f"unknown rank {a['rank']!r} in {a['text']!r}"
-    if code == "no_suit":
-        return f"{a['card']!r} has no suit"
-    return f"unknown suit {a['suit']!r} in {a['text']!r}"
+    return english(error)
 
 
 class CardError(ScoreError):
-    """Text that is not cards; ``reason`` is the message without the place, ``code`` the
-    same as a message (``messages``): ``unknown_rank``, ``no_suit`` or ``unknown_suit``."""
+    """Text that is not cards; ``reason`` is the message without the place, and
+    ``card_error`` the same as a message: ``unknown_rank``, ``no_suit`` or ``unknown_suit``.
+    ``code`` says it with the place: the player ``who`` (if any) and the ``part``."""
 
-    def __init__(self, where: str, code: Message, field: str | None) -> None:
-        self.reason = english_card_error(code)
-        super().__init__(f"{where}: {self.reason}", field)
-        self.code = code
+    def __init__(self, part: str, card_error: Message, field: str | None, who: Any = None):
+        self.reason = english(card_error)
+        self.card_error = card_error
+        if who is None:
+            said = message("cards_unreadable", part=part, reason=card_error)
+        else:
+            said = message("player_cards_unreadable", who=who, part=part, reason=card_error)
+        super().__init__(english(said), field, said)
 
 
-def _token_error(token: str, chunk: str, where: str, field: str | None) -> CardError:
+def _token_error(token: str, chunk: str, part: str, field: str | None, who: Any) -> CardError:
     rank_text = "10" if token.startswith("10") else token[:1]
     suit_text = token[len(rank_text) :]
     if rank_text != "10" and rank_text not in _RANK_INPUTS:
-        code = Message(code="unknown_rank", args={"rank": rank_text, "text": chunk})
+        code = message("unknown_rank", rank=rank_text, text=chunk)
     elif not suit_text:
-        code = Message(code="no_suit", args={"card": token})
+        code = message("no_suit", card=token)
     else:
-        code = Message(code="unknown_suit", args={"suit": suit_text, "text": chunk})
-    return CardError(where, code, field)
+        code = message("unknown_suit", suit=suit_text, text=chunk)
+    return CardError(part, code, field, who)
 
 
 def parse_cards(
-    text: str | Sequence[str], where: str = "cards", field: str | None = None
+    text: str | Sequence[str], part: str = "cards", field: str | None = None, who: Any = None
 ) -> tuple[Card, ...]:
     """Read cards written in any notation of the rule book.
 
-    ``where`` names the place in the deal ("Ann, front") for error messages and
-    ``field`` its path in the request ("players[0].front"). Cards may
-    be separated by spaces, commas or nothing; a list of strings is read as one text.
-    Duplicates are not checked here: the deal checks all its cards at once.
+    ``who`` (a player's name) and ``part`` ("front", "discards") name the place in the
+    deal for error messages ("Ann, front: ...") and ``field`` its path in the request
+    ("players[0].front"). Cards may be separated by spaces, commas or nothing; a list of
+    strings is read as one text. Duplicates are not checked here: the deal checks all its
+    cards at once.
     """
     if text.__class__ is str:
         if "," in text or ";" in text or _VARIATION_SELECTOR in text:
@@ -123,16 +117,22 @@ def parse_cards(
         fast = tuple(map(_TOKEN_OF, text.split()))
         if None not in fast:  # the usual case: every chunk is one card
             return fast  # type: ignore[return-value]
-    return _parse_slowly(text, where, field)
+    return _parse_slowly(text, part, field, who)
 
 
-def _parse_slowly(text: str | Sequence[str], where: str, field: str | None) -> tuple[Card, ...]:
+def _parse_slowly(
+    text: str | Sequence[str], part: str, field: str | None, who: Any
+) -> tuple[Card, ...]:
     """Card strings with run-together cards, a list of strings, or errors."""
     if not isinstance(text, str):
         if isinstance(text, Sequence) and all(isinstance(t, str) for t in text):
             text = " ".join(text)
+        elif who is None:
+            raise ScoreError.refused("cards_not_text", field, part=part, kind=type(text).__name__)
         else:
-            raise ScoreError(f"{where}: expected a card string, got {type(text).__name__}", field)
+            raise ScoreError.refused(
+                "player_cards_not_text", field, who=who, part=part, kind=type(text).__name__
+            )
     chunks = text.translate(_SEPARATORS).split()
     cards: list[Card] = []
     append = cards.append
@@ -148,7 +148,7 @@ def _parse_slowly(text: str | Sequence[str], where: str, field: str | None) -> t
             token = chunk[pos : pos + rank_len + 1]
             card = tokens.get("T" + token[2:] if rank_len == 2 else token)
             if card is None:
-                raise _token_error(token, chunk, where, field)
+                raise _token_error(token, chunk, part, field, who)
             append(card)
             pos += rank_len + 1
     return tuple(cards)
@@ -158,5 +158,5 @@ def parse_card(text: str) -> Card:
     """One card from its text, for tests and tools."""
     cards = parse_cards(text, "card")
     if len(cards) != 1:
-        raise ScoreError(f"card: expected one card, got {text!r}")
+        raise ScoreError.refused("one_card", None, value=repr(text))
     return cards[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .cards import Card, CardError, cards_text, parse_cards
+from .cards import Card, cards_text, parse_cards
 from .errors import ScoreError
 from .hands import Rows
 from .naturals import natural_rows
@@ -27,19 +27,13 @@ def declared_not_shown(entry: Mapping[str, Any], who: str, path: str) -> bool:
     if fouled is False:
         return False
     if fouled is not True:
-        raise ScoreError(f"{who}: fouled must be true or false", f"{path}.fouled")
+        raise ScoreError.refused("fouled_not_bool", f"{path}.fouled", who=who)
     shown = [key for key in (*ROWS, "cards") if entry.get(key) is not None]
     if shown:
-        raise ScoreError(
-            f"{who}: a hand declared fouled is not shown, so it has no {shown[0]}"
-            " (give the rows without fouled: true, and the scorer finds any foul)",
-            f"{path}.{shown[0]}",
-        )
+        raise ScoreError.refused("fouled_shown", f"{path}.{shown[0]}", who=who, part=shown[0])
     for key in ("surrender", "natural"):
         if entry.get(key) not in (None, False):
-            raise ScoreError(
-                f"{who}: a hand declared fouled cannot also declare {key}", f"{path}.{key}"
-            )
+            raise ScoreError.refused("fouled_declares", f"{path}.{key}", who=who, key=key)
     return True
 
 
@@ -53,26 +47,19 @@ def rows_from_cards(
         return None
     field = f"{path}.cards"
     if natural is None:
-        raise ScoreError(
-            f"{who}: the 13 cards without rows are only for declaring a natural", field
-        )
+        raise ScoreError.refused("cards_without_natural", field, who=who)
     given = [row for row in ROWS if entry.get(row) is not None]
     if given:
-        raise ScoreError(f"{who}: give the 13 cards or the rows, not both", f"{path}.{given[0]}")
-    try:
-        cards = parse_cards(text)
-    except CardError as error:
-        raise ScoreError(f"{who}, cards: {error.reason}", field) from None
+        raise ScoreError.refused("cards_and_rows", f"{path}.{given[0]}", who=who)
+    cards = parse_cards(text, "cards", field, who)
     if len(cards) != 13:
-        raise ScoreError(
-            f"{who}, cards: {len(cards)} cards given ({cards_text(cards)}), a natural needs 13",
-            field,
+        raise ScoreError.refused(
+            "natural_size", field, who=who, count=len(cards), cards=cards_text(cards)
         )
     rows = natural_rows(str(natural), cards, five_card_evaluator(rules.wheel))
     if rows is None:
-        raise ScoreError(
-            f"{who} declared {natural}, but no setting of the 13 cards makes it",
-            f"{path}.natural",
+        raise ScoreError.refused(
+            "natural_not_settable", f"{path}.natural", who=who, natural=str(natural)
         )
     return rows, cards
 
@@ -87,27 +74,20 @@ def declared_royalties(
     if value is None:
         return ()
     if not rules.royalties_declared:
-        raise ScoreError(
-            f"{who}: royalties are declared only under royalties_declared: true", field
-        )
+        raise ScoreError.refused("royalties_not_declared", field, who=who)
     if not isinstance(value, list) or any(row not in ROWS for row in value):
-        raise ScoreError(
-            f"{who}: royalties must be a list of rows (front, middle, back), got {value!r}",
-            field,
-        )
+        raise ScoreError.refused("royalties_not_rows", field, who=who, value=repr(value))
     if len(set(value)) != len(value):
-        raise ScoreError(f"{who}: a row is declared twice in royalties", field)
+        raise ScoreError.refused("royalty_twice", field, who=who)
     if rows is None:
-        raise ScoreError(f"{who}: royalties are declared on rows, and none were given", field)
+        raise ScoreError.refused("royalties_without_rows", field, who=who)
     table = table_for(rules)
     values = (table.evaluate3(rows[0]), table.evaluate5(rows[1]), table.evaluate5(rows[2]))
     declared = tuple(sorted(ROWS.index(row) for row in value))
     for k in declared:
         no_royalty = (k == 1 and table.lowball) or not table.royalty(k, values[k])
         if no_royalty:
-            raise ScoreError(
-                f"{who} declared a royalty on the {ROWS[k]} row, which holds none "
-                f"({cards_text(rows[k])})",
-                field,
+            raise ScoreError.refused(
+                "royalty_none", field, who=who, row=ROWS[k], cards=cards_text(rows[k])
             )
     return declared

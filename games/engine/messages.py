@@ -8,11 +8,13 @@ text, and the pages render the same codes in the reader's language.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from .cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, Message, english_card_error
+from .cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, english_card_error
+from .errors import REFUSALS, Message, english, message
 
-__all__ = ["Message", "english_card_error"]  # card errors are messages too
+# Card errors and the refusals of bad input are messages too.
+__all__ = ["REFUSALS", "Message", "english", "english_card_error", "message"]
 
 
 HAND_CODES: Final = (
@@ -36,10 +38,6 @@ REVIEW_CODES: Final = (
     "surrendered_without_cards",
     "set_card_by_card",
 )
-
-
-def message(code: str, **args: Any) -> Message:
-    return {"code": code, "args": args}
 
 
 def _plural(rank: str) -> str:

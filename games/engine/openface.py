@@ -29,18 +29,20 @@ def fantasyland_dealt(value: object, who: str, path: str, rules: Rules) -> int |
         return 0
     base = rules.fantasyland_cards
     if base is None:
-        raise ScoreError(f"{who}: these rules have no fantasy land", field)
+        raise ScoreError.refused("no_fantasyland", field, who=who)
     if value is True:
         return None if rules.progressive else base
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScoreError(
-            f"{who}: in_fantasyland must be true, false or the number of cards dealt", field
-        )
+        raise ScoreError.refused("fantasyland_value", field, who=who)
     most = 17 if rules.progressive else base
     if not base <= value <= most:
-        allowed = f"{base}" if most == base else f"{base} to {most}"
-        raise ScoreError(
-            f"{who}: fantasy land deals {allowed} cards under these rules, not {value}", field
+        raise ScoreError.refused(
+            "fantasyland_deals" if most == base else "fantasyland_deals_between",
+            field,
+            who=who,
+            base=base,
+            most=most,
+            value=value,
         )
     return value
 
@@ -50,7 +52,7 @@ def read_open_face(entry: Mapping[str, Any], who: str, path: str, rules: Rules) 
     dealt = fantasyland_dealt(entry.get("in_fantasyland", False), who, path, rules)
     discards: tuple[Card, ...] = ()
     if entry.get("discards") is not None:
-        discards = parse_cards(entry["discards"], f"{who}, discards", f"{path}.discards")
+        discards = parse_cards(entry["discards"], "discards", f"{path}.discards", who)
     if discards:
         _check_count(discards, dealt, who, f"{path}.discards", rules)
     return OpenFace(dealt != 0, discards)
@@ -59,34 +61,28 @@ def read_open_face(entry: Mapping[str, Any], who: str, path: str, rules: Rules) 
 def _check_count(
     discards: tuple[Card, ...], dealt: int | None, who: str, field: str, rules: Rules
 ) -> None:
-    given = f"{len(discards)} given ({cards_text(discards)})"
+    given = {"who": who, "count": len(discards), "cards": cards_text(discards)}
     if dealt == 0:
         if not rules.pineapple:
-            raise ScoreError(
-                f"{who}, discards: {given}, but plain open-face has no discards"
-                " (only Pineapple and fantasy land discard)",
-                field,
-            )
+            raise ScoreError.refused("discards_plain", field, **given)
         if len(discards) != PINEAPPLE_DISCARDS:
-            raise ScoreError(
-                f"{who}, discards: {given}; a Pineapple hand discards {PINEAPPLE_DISCARDS}", field
+            raise ScoreError.refused(
+                "discards_pineapple", field, **given, allowed=PINEAPPLE_DISCARDS
             )
         return
     if dealt is None:  # progressive fantasy land, the number of cards not given
         base = rules.fantasyland_cards or KEPT
         if not base - KEPT <= len(discards) <= 17 - KEPT:
-            raise ScoreError(
-                f"{who}, discards: {given}; fantasy land here discards {base - KEPT} to"
-                f" {17 - KEPT}",
-                field,
+            raise ScoreError.refused(
+                "discards_progressive", field, **given, low=base - KEPT, high=17 - KEPT
             )
         return
     if len(discards) != dealt - KEPT:
         if dealt == KEPT:
-            reason = f"fantasy land deals {KEPT} cards here, so nothing is discarded"
-        else:
-            reason = f"fantasy land with {dealt} cards discards {dealt - KEPT}"
-        raise ScoreError(f"{who}, discards: {given}; {reason}", field)
+            raise ScoreError.refused("discards_none", field, **given, kept=KEPT)
+        raise ScoreError.refused(
+            "discards_fantasyland", field, **given, dealt=dealt, allowed=dealt - KEPT
+        )
 
 
 def played_in_fantasyland(request: object) -> bool:

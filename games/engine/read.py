@@ -11,9 +11,9 @@ from itertools import chain
 from typing import Any, Final
 
 from .bigtwo import Leftover
-from .cards import Card, CardError, card_text, cards_text, parse_cards
+from .cards import Card, card_text, cards_text, parse_cards
 from .declared import declared_not_shown, declared_royalties, rows_from_cards
-from .errors import ScoreError
+from .errors import Message, ScoreError, message
 from .games import GAMES, HANDS_FIELD, descriptor_for
 from .hands import Hand
 from .naturals import holds_natural
@@ -50,36 +50,41 @@ class DealCards:
         hands = [part[0] for part in self.parts]
         if len(set(chain.from_iterable(hands))) == sum(map(len, hands)):
             return
-        seen: dict[Card, str] = {}
+        seen: dict[Card, tuple[str, str]] = {}
         for cards, who, place, path in self.parts:
-            where = f"{who}'s {place}"
             for card in cards:
                 first = seen.get(card)
                 if first is not None:
-                    raise ScoreError(
-                        f"card {card_text(card)} appears twice: {first} and {where}",
+                    raise ScoreError.refused(
+                        "duplicate_card",
                         f"{path}.{place}",
+                        card=card_text(card),
+                        first_who=first[0],
+                        first_place=first[1],
+                        who=who,
+                        place=place,
                     )
-                seen[card] = where
+                seen[card] = (who, place)
 
 
-def read_mapping(value: object, what: str, field_path: str) -> Mapping[str, Any]:
-    """``value`` if it is a JSON object; otherwise ``ScoreError`` naming ``what``."""
+def read_mapping(value: object, what: Message, field_path: str) -> Mapping[str, Any]:
+    """``value`` if it is a JSON object; otherwise ``ScoreError`` naming ``what`` (a
+    ``subject_*`` message)."""
     if value.__class__ is not dict and not isinstance(value, Mapping):
-        raise ScoreError(f"{what} must be an object", field_path)
+        raise ScoreError.refused("not_object", field_path, what=what)
     return value
 
 
 def reject_unknown_keys(
-    entry: Mapping[str, Any], allowed: frozenset[str], who: str, path: str
+    entry: Mapping[str, Any], allowed: frozenset[str], who: str | Message, path: str
 ) -> None:
-    """``ScoreError`` for the first field of ``entry`` that is not ``allowed``."""
+    """``ScoreError`` for the first field of ``entry`` that is not ``allowed``; ``who`` is
+    the player's name or a ``subject_*`` message."""
     if allowed.issuperset(entry):
         return
     extra = next(k for k in entry if k not in allowed)
-    raise ScoreError(
-        f"{who}: unknown field {extra!r} (allowed: {', '.join(sorted(allowed))})",
-        f"{path}.{extra}",
+    raise ScoreError.refused(
+        "unknown_field", f"{path}.{extra}", who=who, field=repr(extra), allowed=sorted(allowed)
     )
 
 
@@ -88,12 +93,12 @@ def read_names(players: Sequence[Any]) -> tuple[str, ...]:
     names: list[str] = []
     for k, entry in enumerate(players):
         path = f"players[{k}]"
-        name = read_mapping(entry, f"player {k + 1}", path).get("name")
+        name = read_mapping(entry, message("subject_player_number", number=k + 1), path).get("name")
         if name.__class__ is not str or not name.strip():
-            raise ScoreError(f"player {k + 1}: a name is required", f"{path}.name")
+            raise ScoreError.refused("name_required", f"{path}.name", number=k + 1)
         name = name.strip()
         if name in names:
-            raise ScoreError(f"two players are named {name!r}", f"{path}.name")
+            raise ScoreError.refused("name_twice", f"{path}.name", name=repr(name))
         names.append(name)
     return tuple(names)
 
@@ -120,21 +125,22 @@ def read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck:
         if text is None:
             if surrender:
                 continue
-            raise ScoreError(f"{who}: the {row} row is missing", f"{path}.{row}")
-        try:
-            cards = parse_cards(text)
-        except CardError as error:  # name the place only when it is needed
-            raise ScoreError(f"{who}, {row}: {error.reason}", f"{path}.{row}") from None
+            raise ScoreError.refused("row_missing", f"{path}.{row}", who=who, row=row)
+        cards = parse_cards(text, row, f"{path}.{row}", who)
         if len(cards) != size:
-            raise ScoreError(
-                f"{who}, {row}: {len(cards)} cards given ({cards_text(cards)}), "
-                f"the {row} row needs {size}",
+            raise ScoreError.refused(
+                "row_size",
                 f"{path}.{row}",
+                who=who,
+                row=row,
+                count=len(cards),
+                cards=cards_text(cards),
+                size=size,
             )
         deck.add(cards, who, row, path)
         rows.append(cards)
     if surrender and rows and len(rows) != 3:
-        raise ScoreError(f"{who}: give all three rows or none", path)
+        raise ScoreError.refused("rows_all_or_none", path, who=who)
     in_fantasyland = False
     discards: tuple[Card, ...] = ()
     if GAMES[rules.game].has_fantasyland:
@@ -147,9 +153,7 @@ def read_hand(entry: Mapping[str, Any], who: str, path: str, rules: Rules, deck:
         and rules.false_natural_penalty is None
         and not holds_natural(natural, hand_rows, five_card_evaluator(rules.wheel))
     ):
-        raise ScoreError(
-            f"{who} declared {natural}, but the cards do not make it", f"{path}.natural"
-        )
+        raise ScoreError.refused("natural_not_made", f"{path}.natural", who=who, natural=natural)
     declared = declared_royalties(entry, hand_rows, who, path, rules)
     return Hand(who, hand_rows, surrender, natural, in_fantasyland, discards, declared=declared)
 
@@ -158,12 +162,9 @@ def _check_declarations(
     surrender: object, natural: object, who: str, path: str, rules: Rules
 ) -> None:
     if not isinstance(surrender, bool):
-        raise ScoreError(f"{who}: surrender must be true or false", f"{path}.surrender")
+        raise ScoreError.refused("surrender_not_bool", f"{path}.surrender", who=who)
     if surrender and rules.surrender_cost is None:
-        raise ScoreError(
-            f"{who} surrendered, but surrender is not allowed under these rules",
-            f"{path}.surrender",
-        )
+        raise ScoreError.refused("surrender_not_allowed", f"{path}.surrender", who=who)
     if natural is not None:
         _check_natural_allowed(natural, who, path, rules, surrender)
 
@@ -172,16 +173,15 @@ def _check_natural_allowed(
     natural: object, who: str, path: str, rules: Rules, surrender: bool
 ) -> None:
     if not isinstance(natural, str) or natural not in NATURALS:
-        raise ScoreError(
-            f"{who}: unknown natural {natural!r} (known: {', '.join(NATURALS)})", f"{path}.natural"
+        raise ScoreError.refused(
+            "natural_unknown", f"{path}.natural", who=who, value=repr(natural), known=NATURALS
         )
     if rules.naturals.get(natural) is None:
-        raise ScoreError(
-            f"{who} declared {natural}, which these rules do not count as a natural",
-            f"{path}.natural",
-        )
+        raise ScoreError.refused("natural_not_counted", f"{path}.natural", who=who, natural=natural)
     if surrender:
-        raise ScoreError(f"{who}: cannot both surrender and declare {natural}", f"{path}.natural")
+        raise ScoreError.refused(
+            "surrender_and_natural", f"{path}.natural", who=who, natural=natural
+        )
 
 
 def read_leftover(
@@ -191,49 +191,46 @@ def read_leftover(
     reject_unknown_keys(entry, GAMES[rules.game].player_fields, who, path)
     cards: tuple[Card, ...] | None = None
     if entry.get("cards") is not None:
-        cards = parse_cards(entry["cards"], f"{who}, cards", f"{path}.cards")
+        cards = parse_cards(entry["cards"], "cards", f"{path}.cards", who)
         deck.add(cards, who, "cards", path)
     count = entry.get("cards_left")
     if count is None:
         if cards is None:
-            raise ScoreError(f"{who}: give the cards left or their count", f"{path}.cards_left")
+            raise ScoreError.refused("leftover_missing", f"{path}.cards_left", who=who)
         count = len(cards)
     elif isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise ScoreError(f"{who}: cards_left must be a whole number", f"{path}.cards_left")
+        raise ScoreError.refused("cards_left_not_whole", f"{path}.cards_left", who=who)
     elif cards is not None and count != len(cards):
-        raise ScoreError(
-            f"{who}: cards_left is {count} but {len(cards)} cards are listed", f"{path}.cards_left"
+        raise ScoreError.refused(
+            "cards_left_mismatch", f"{path}.cards_left", who=who, count=count, listed=len(cards)
         )
     if count > 13:
-        raise ScoreError(
-            f"{who} has {count} cards left, but nobody holds more than 13", f"{path}.cards_left"
-        )
+        raise ScoreError.refused("cards_left_too_many", f"{path}.cards_left", who=who, count=count)
     for option in ("two_multiplier", "two_bonus"):
         if getattr(rules, option) is not None and cards is None and count > 0:
-            raise ScoreError(
-                f"{who}: {option} counts the 2s held, so give the cards left, not a count",
-                f"{path}.cards",
-            )
+            raise ScoreError.refused("twos_need_cards", f"{path}.cards", who=who, option=option)
     pays_for_all = entry.get("pays_for_all", False)
     if not isinstance(pays_for_all, bool):
-        raise ScoreError(
-            f"{who}: pays_for_all is true or false, got {pays_for_all!r}", f"{path}.pays_for_all"
+        raise ScoreError.refused(
+            "pays_for_all_not_bool", f"{path}.pays_for_all", who=who, value=repr(pays_for_all)
         )
     return Leftover(who, count, cards, pays_for_all)
 
 
 def read_stakes(value: object, names: tuple[str, ...]) -> Stakes:
     """The request's ``stakes``: the unit's value and the multiples of some pairs of ``names``."""
-    stakes = read_mapping(value, "stakes", "stakes")
-    reject_unknown_keys(stakes, frozenset({"unit_value", "pairs"}), "stakes", "stakes")
+    stakes = read_mapping(value, message("subject_stakes"), "stakes")
+    reject_unknown_keys(
+        stakes, frozenset({"unit_value", "pairs"}), message("subject_stakes"), "stakes"
+    )
     unit = _amount(stakes.get("unit_value", 1), "stakes.unit_value")
     multipliers: dict[frozenset[str], Decimal] = {}
     pairs = stakes.get("pairs", [])
     if not isinstance(pairs, list):
-        raise ScoreError("stakes.pairs must be a list", "stakes.pairs")
+        raise ScoreError.refused("stakes_pairs_list", "stakes.pairs")
     for k, pair in enumerate(pairs):
         path = f"stakes.pairs[{k}]"
-        pair = read_mapping(pair, "a pair's stake", path)
+        pair = read_mapping(pair, message("subject_pair_stake"), path)
         who = pair.get("players")
         if (
             not isinstance(who, list)
@@ -241,20 +238,20 @@ def read_stakes(value: object, names: tuple[str, ...]) -> Stakes:
             or who[0] == who[1]
             or any(name not in names for name in who)
         ):
-            raise ScoreError(f"{path}: players must name two players of this deal", path)
+            raise ScoreError.refused("stakes_pair_players", path, path=path)
         multipliers[frozenset(who)] = _amount(pair.get("multiplier"), f"{path}.multiplier")
     return Stakes(unit, multipliers)
 
 
 def _amount(value: object, path: str) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (int, str, float)):
-        raise ScoreError(f"{path}: expected a number, got {value!r}", path)
+        raise ScoreError.refused("not_a_number", path, path=path, value=repr(value))
     try:
         number = Decimal(str(value))
     except ArithmeticError:
-        raise ScoreError(f"{path}: expected a number, got {value!r}", path) from None
+        raise ScoreError.refused("not_a_number", path, path=path, value=repr(value)) from None
     if not number.is_finite() or number < 0:
-        raise ScoreError(f"{path}: expected a number of at least 0, got {value!r}", path)
+        raise ScoreError.refused("negative_number", path, path=path, value=repr(value))
     return number
 
 
@@ -270,12 +267,15 @@ def read_crossed(
         reject_unknown_keys(entry, game.player_fields, names[k], path)
         hands = entry.get(HANDS_FIELD)
         if not isinstance(hands, list) or len(hands) != count:
-            raise ScoreError(f"{names[k]}: Criss Cross needs two hands", f"{path}.{HANDS_FIELD}")
+            raise ScoreError.refused("criss_cross_hands", f"{path}.{HANDS_FIELD}", who=names[k])
         read = []
         for h, hand in enumerate(hands):
             hand_path = f"{path}.{HANDS_FIELD}[{h}]"
-            hand = read_mapping(hand, f"{names[k]}'s hand {h + 1}", hand_path)
-            reject_unknown_keys(hand, game.hand_fields, f"{names[k]} (hand {h + 1})", hand_path)
+            hand = read_mapping(
+                hand, message("subject_hand_of", who=names[k], number=h + 1), hand_path
+            )
+            subject = message("subject_player_hand", who=names[k], number=h + 1)
+            reject_unknown_keys(hand, game.hand_fields, subject, hand_path)
             read.append(read_hand(hand, names[k], hand_path, rules, deck))
         per_player.append(read)
     return tuple(tuple(p[h] for p in per_player) for h in range(count))

@@ -11,7 +11,7 @@ from typing import Any, Final, NamedTuple
 
 from .bigtwo import BigTwoResult, Leftover, check_pays_for_all, score_big_two
 from .cards import cards_text
-from .errors import ScoreError
+from .errors import ScoreError, message
 from .games import GAMES, HANDS_FIELD, descriptor_for
 from .hands import DealResult, Hand, PairResult, PlayerResult
 from .read import (
@@ -60,21 +60,24 @@ Result = DealResult | BigTwoResult | tuple[DealResult, ...]
 
 def parse_request(request: object) -> Deal:
     """Validate a request mapping into a ``Deal``; any problem raises ``ScoreError``."""
-    request = read_mapping(request, "the request", "request")
-    reject_unknown_keys(request, _REQUEST_KEYS, "request", "request")
+    request = read_mapping(request, message("subject_the_request"), "request")
+    reject_unknown_keys(request, _REQUEST_KEYS, message("subject_request"), "request")
     if "rules" not in request:
-        raise ScoreError("rules: a preset name or {'preset': ..., options} is required", "rules")
+        raise ScoreError.refused("rules_required", "rules")
     rules = Rules.from_mapping(request["rules"])
     players = request.get("players")
     if not isinstance(players, list):
-        raise ScoreError("players: a list of 2 to 4 players is required", "players")
+        raise ScoreError.refused("players_required", "players")
     game = descriptor_for(rules)
     fewest, most = game.seats(rules)
     if not fewest <= len(players) <= most:
-        need = f"exactly {most}" if fewest == most else f"{fewest} to {most}"
-        raise ScoreError(
-            f"players: this deal needs {need} players under {rules.preset!r}, got {len(players)}",
+        raise ScoreError.refused(
+            "players_exactly" if fewest == most else "players_between",
             "players",
+            fewest=fewest,
+            most=most,
+            preset=repr(rules.preset),
+            count=len(players),
         )
     names = read_names(players)
     stakes = read_stakes(request["stakes"], names) if request.get("stakes") is not None else None
@@ -86,10 +89,11 @@ def parse_request(request: object) -> Deal:
         )
         winners = [p.name for p in leftovers if p.cards_left == 0]
         if len(winners) != 1:
-            raise ScoreError(
-                "exactly one player goes out (has no cards left); "
-                + (f"got {len(winners)}: {', '.join(winners)}" if winners else "got none"),
+            raise ScoreError.refused(
+                "one_goes_out" if winners else "none_goes_out",
                 "players",
+                count=len(winners),
+                names=winners,
             )
         check_pays_for_all(leftovers, rules)
         deck.check()

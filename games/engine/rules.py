@@ -157,8 +157,8 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 def preset_rules(name: str) -> Rules:
     """The rules of a preset, with no overrides (one shared instance per preset)."""
     if name not in PRESETS:
-        raise RuleError(
-            f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}", "rules.preset"
+        raise RuleError.refused(
+            "preset_unknown", "rules.preset", value=repr(name), known=list(PRESETS)
         )
     return Rules(preset=name, **PRESETS[name])
 
@@ -168,10 +168,10 @@ def rules_from_mapping(spec: str | Mapping[str, Any], *, limits: bool = False) -
     if isinstance(spec, str):
         return preset_rules(spec)
     if not isinstance(spec, Mapping):
-        raise RuleError("rules: expected a preset name or a mapping with 'preset'", "rules")
+        raise RuleError.refused("rules_not_mapping", "rules")
     name = spec.get("preset")
     if not isinstance(name, str):
-        raise RuleError("rules.preset: a preset name is required", "rules.preset")
+        raise RuleError.refused("preset_required", "rules.preset")
     base = preset_rules(name)
     allowed = OPTIONS_BY_GAME[base.game]
     changes: dict[str, Any] = {}
@@ -180,12 +180,14 @@ def rules_from_mapping(spec: str | Mapping[str, Any], *, limits: bool = False) -
             continue
         if option == "game":
             if value != base.game:
-                raise rule_error("game", value, f"{base.game!r}: the game comes with the preset")
+                raise rule_error("game", value, "expected_preset_game", game=base.game)
             continue
         if option not in allowed:
-            known = option in OPTIONS_BY_NAME
-            reason = f"does not apply to {base.game}" if known else "is not a known option"
-            raise RuleError(f"rules.{option}: {option!r} {reason}", f"rules.{option}")
+            if option in OPTIONS_BY_NAME:
+                raise RuleError.refused(
+                    "option_not_of_game", f"rules.{option}", option=option, game=base.game
+                )
+            raise RuleError.refused("option_unknown", f"rules.{option}", option=str(option))
         changes[option] = parse_option(option, value, getattr(base, option), limits=limits)
     rules = dataclasses.replace(base, **changes)
     _check_consistency(rules)
@@ -194,22 +196,13 @@ def rules_from_mapping(spec: str | Mapping[str, Any], *, limits: bool = False) -
 
 def _check_consistency(rules: Rules) -> None:
     if rules.scoop_all_multiplier is not None and rules.bonus != "1-6":
-        raise RuleError(
-            "rules.scoop_all_multiplier: only applies with bonus '1-6'",
-            "rules.scoop_all_multiplier",
-        )
+        raise RuleError.refused("scoop_all_needs_bonus", "rules.scoop_all_multiplier")
     if rules.criss_cross and rules.max_players < 2:  # pragma: no cover - max_players >= 2
-        raise RuleError("rules.criss_cross: needs two players", "rules.criss_cross")
+        raise RuleError.refused("criss_cross_two", "rules.criss_cross")
     if rules.two_bonus is not None and (rules.two_multiplier or 1) > 1:
-        raise RuleError(
-            "rules.two_bonus: not together with a two_multiplier above 1 (a 2 is paid one way"
-            " or the other)",
-            "rules.two_bonus",
-        )
+        raise RuleError.refused("two_bonus_with_multiplier", "rules.two_bonus")
     if rules.game == "open-face" and rules.progressive and rules.fantasyland_cards is None:
-        raise RuleError(
-            "rules.progressive: needs fantasy land (fantasyland_cards)", "rules.progressive"
-        )
+        raise RuleError.refused("progressive_needs_fantasyland", "rules.progressive")
 
 
 def _plain(value: Any) -> Any:

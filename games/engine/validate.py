@@ -13,32 +13,39 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Final, cast
 
 from .cards import RANK_CHARS
-from .errors import RuleError
+from .errors import RuleError, message
 from .options import OPTIONS_BY_NAME, Bounds, Option
 from .ranking import CATEGORIES
 from .tables import NATURAL_TABLES, NATURALS, ROWS, ROYALTY_TABLES, Row, RoyaltyTable
 
 
-def rule_error(name: str, value: object, expected: str) -> RuleError:
-    """The error for the option ``name`` given ``value`` instead of ``expected``."""
-    return RuleError(f"rules.{name}: {value!r} is not {expected}", f"rules.{name}")
+def rule_error(name: str, value: object, expected: str, /, **args: Any) -> RuleError:
+    """The error for the option ``name`` given ``value`` instead of what the message
+    ``expected`` (an ``expected_*`` code with ``args``) says."""
+    return RuleError.refused(
+        "option_value",
+        f"rules.{name}",
+        option=name,
+        value=repr(value),
+        expected=message(expected, **args),
+    )
 
 
 def _decimal(
     name: str, value: object, *, minimum: Decimal = Decimal(0), bounds: Bounds | None = None
 ) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-        raise rule_error(name, value, "a number")
+        raise rule_error(name, value, "expected_number")
     if isinstance(value, float) and not math.isfinite(value):
-        raise rule_error(name, value, "a finite number")
+        raise rule_error(name, value, "expected_finite")
     try:
         number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
     except InvalidOperation:
-        raise rule_error(name, value, "a number") from None
+        raise rule_error(name, value, "expected_number") from None
     if not number.is_finite():
-        raise rule_error(name, value, "a finite number")
+        raise rule_error(name, value, "expected_finite")
     if number < minimum:
-        raise rule_error(name, value, f"a number of at least {minimum}")
+        raise rule_error(name, value, "expected_at_least", minimum=minimum)
     if bounds is not None:
         _within(name, value, number, bounds)
     return number
@@ -46,15 +53,19 @@ def _decimal(
 
 def _within(name: str, value: object, number: Decimal, bounds: Bounds) -> None:
     if number > bounds.maximum:
-        raise RuleError(f"rules.{name}: at most {bounds.maximum}, got {value!r}", f"rules.{name}")
+        raise RuleError.refused(
+            "option_at_most",
+            f"rules.{name}",
+            option=name,
+            maximum=bounds.maximum,
+            value=repr(value),
+        )
     exponent = number.normalize().as_tuple().exponent
     if isinstance(exponent, int) and -exponent > bounds.places:
-        allowed = (
-            "a whole number"
-            if bounds.places == 0
-            else f"at most {bounds.places} decimal place{'s' if bounds.places > 1 else ''}"
+        code = {0: "option_whole", 1: "option_place"}.get(bounds.places, "option_places")
+        raise RuleError.refused(
+            code, f"rules.{name}", option=name, places=bounds.places, value=repr(value)
         )
-        raise RuleError(f"rules.{name}: {allowed}, got {value!r}", f"rules.{name}")
 
 
 def _optional_decimal(
@@ -65,19 +76,19 @@ def _optional_decimal(
 
 def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
-        raise rule_error(name, value, "one of " + ", ".join(repr(c) for c in choices))
+        raise rule_error(name, value, "expected_one_of", choices=[repr(c) for c in choices])
     return value
 
 
 def _bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise rule_error(name, value, "true or false")
+        raise rule_error(name, value, "expected_bool")
     return value
 
 
 def _int(name: str, value: object, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise rule_error(name, value, f"a whole number from {lo} to {hi}")
+        raise rule_error(name, value, "expected_whole", low=lo, high=hi)
     return value
 
 
@@ -99,25 +110,22 @@ def _royalties(value: object, base: RoyaltyTable, bounds: Bounds | None) -> Roya
     """A table by name, or a mapping of rows whose entries update ``base`` (null removes)."""
     if isinstance(value, str):
         if value not in ROYALTY_TABLES:
-            raise rule_error("royalties", value, "one of " + ", ".join(map(repr, ROYALTY_TABLES)))
+            raise rule_error(
+                "royalties", value, "expected_one_of", choices=list(map(repr, ROYALTY_TABLES))
+            )
         return ROYALTY_TABLES[value]
     if not isinstance(value, Mapping):
-        raise rule_error("royalties", value, "a table name or a mapping of rows")
+        raise rule_error("royalties", value, "expected_table_or_rows")
     table: dict[Row, dict[str, Decimal]] = {row: dict(base[row]) for row in ROWS}
     for row, entries in value.items():
         if row not in ROWS:
-            raise RuleError(
-                f"rules.royalties: unknown row {row!r} (rows are front, middle, back)",
-                "rules.royalties",
-            )
+            raise RuleError.refused("royalty_row_unknown", "rules.royalties", value=repr(row))
         if not isinstance(entries, Mapping):
-            raise rule_error(f"royalties.{row}", entries, "a mapping of hands to units")
+            raise rule_error(f"royalties.{row}", entries, "expected_hand_units")
         for key, units in entries.items():
             if key not in _ROYALTY_KEYS[row]:
-                raise RuleError(
-                    f"rules.royalties.{row}: unknown hand {key!r} (use a category such as "
-                    f"'full_house', or 'pair_Q' / 'trips_7' for a given rank)",
-                    f"rules.royalties.{row}.{key}",
+                raise RuleError.refused(
+                    "royalty_hand_unknown", f"rules.royalties.{row}.{key}", row=row, value=repr(key)
                 )
             if units is None:
                 table[row].pop(key, None)
@@ -131,16 +139,17 @@ def _naturals(
 ) -> Mapping[str, Decimal | None]:
     if isinstance(value, str):
         if value not in NATURAL_TABLES:
-            raise rule_error("naturals", value, "one of " + ", ".join(map(repr, NATURAL_TABLES)))
+            raise rule_error(
+                "naturals", value, "expected_one_of", choices=list(map(repr, NATURAL_TABLES))
+            )
         return NATURAL_TABLES[value]
     if not isinstance(value, Mapping):
-        raise rule_error("naturals", value, "a table name or a mapping of naturals to units")
+        raise rule_error("naturals", value, "expected_table_or_naturals")
     table = dict(base)
     for key, units in value.items():
         if key not in NATURALS:
-            raise RuleError(
-                f"rules.naturals: unknown natural {key!r}; known: {', '.join(NATURALS)}",
-                f"rules.naturals.{key}",
+            raise RuleError.refused(
+                "natural_rule_unknown", f"rules.naturals.{key}", value=repr(key), known=NATURALS
             )
         table[key] = _optional_decimal(f"naturals.{key}", units, bounds=bounds)
     return table
@@ -151,11 +160,11 @@ def _multipliers(
 ) -> tuple[tuple[int, Decimal], ...]:
     lo, hi = option.whole
     if not isinstance(value, (list, tuple)):
-        raise rule_error("multipliers", value, "a list of [cards left, multiplier] pairs")
+        raise rule_error("multipliers", value, "expected_steps")
     steps: list[tuple[int, Decimal]] = []
     for step in value:
         if not isinstance(step, (list, tuple)) or len(step) != 2:
-            raise rule_error("multipliers", step, "a [cards left, multiplier] pair")
+            raise rule_error("multipliers", step, "expected_step")
         steps.append(
             (
                 _int("multipliers", step[0], lo, hi),
@@ -164,7 +173,7 @@ def _multipliers(
         )
     steps.sort()
     if len({cards for cards, _ in steps}) != len(steps):
-        raise rule_error("multipliers", value, "a list with each threshold once")
+        raise rule_error("multipliers", value, "expected_steps_once")
     return tuple(steps)
 
 

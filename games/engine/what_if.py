@@ -40,21 +40,29 @@ def changed_rules(rules: Mapping[str, Any], option: object, value: object) -> Ru
     """
     stored = rules_from_mapping(rules)
     if not isinstance(option, str) or option not in OPTIONS_BY_NAME:
-        known = ", ".join(options_for(stored))
-        raise RuleError(f"option: {option!r} is not an option; known: {known}", "option")
+        raise RuleError.refused(
+            "what_if_unknown", "option", value=repr(option), known=options_for(stored)
+        )
     if option not in OPTIONS_BY_GAME[stored.game]:
-        raise RuleError(
-            f"option: {option!r} does not apply to {GAMES[stored.game].display_name}", "option"
+        raise RuleError.refused(
+            "what_if_not_of_game",
+            "option",
+            value=repr(option),
+            game=GAMES[stored.game].display_name,
         )
     try:
         parsed = parse_option(option, value, getattr(stored, option), limits=True)
         # Read back from its mapping, so that every check of a whole rule set applies.
         return rules_from_mapping(rules_to_mapping(dataclasses.replace(stored, **{option: parsed})))
     except RuleError as error:
-        message = error.message
-        if not message.startswith(f"rules.{option}"):  # another option refuses the change
-            message = f"rules.{option}: {value!r} cannot be set here: {message}"
-        raise RuleError(message, "value") from None
+        if error.field is not None and (
+            error.field == f"rules.{option}" or error.field.startswith(f"rules.{option}.")
+        ):
+            raise RuleError(error.message, "value", error.code) from None
+        # another option refuses the change
+        raise RuleError.refused(
+            "what_if_refused", "value", option=option, value=repr(value), reason=error.code
+        ) from None
 
 
 def compare(recorded: Mapping[str, Any], what_if: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -37,6 +37,7 @@ from games.web.common import (
     session_rules,
     user_of,
 )
+from games.words import error_text
 
 # Fields of the deal form with a feedback line of their own: errors go beside them.
 ROW_FIELDS = frozenset({"front", "middle", "back", "cards", "cards_left", "discards", "cards13"})
@@ -137,7 +138,7 @@ def _apply_arrange(
     try:
         found = entry.arrange(entries[k].cards13, rules)
     except ScoreError as exc:
-        return entry.Preview(error=exc.message, field=f"players[{k}].cards13")
+        return entry.Preview(error=error_text(exc), field=f"players[{k}].cards13")
     entries[k].front, entries[k].middle, entries[k].back = found.rows
     return found.how
 
@@ -207,7 +208,7 @@ def _deal_form(request: HttpRequest, session: Session, deal: Deal | None) -> Htt
                 % {"number": saved.number, "version": saved.version},
             )
     except ScoreError as exc:
-        problem = entry.Preview(error=exc.message, field=exc.field)
+        problem = entry.Preview(error=error_text(exc), field=exc.field)
         context = _entry_context(session, entries, show_feedback=True, error=problem)
         return render(request, template, context | extra, status=400)
     except (SessionClosed, DealNotActive) as exc:

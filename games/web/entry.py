@@ -26,7 +26,7 @@ from games.engine.rules import NATURALS
 from games.engine.scoring import Hand, score_hands
 from games.present import capitalised, card_faces, natural_name, number, signed
 from games.sitting_out import SAT_OUT, is_sat_out, score_playing
-from games.words import card_error_text, foul_text, hand_label
+from games.words import card_error_text, error_text, foul_text, hand_label
 
 ROWS = tuple(ROW_SIZES)
 TEXT_FIELDS = ("front", "middle", "back", "cards13", "discards", "cards", "cards_left")
@@ -195,7 +195,7 @@ def _seat_rows(entry: SeatEntry, rules: Rules) -> tuple[SeatFeedback, dict[str, 
         try:
             cards = engine_parse_cards(text)
         except CardError as error:
-            feedback.error = card_error_text(error.code)
+            feedback.error = card_error_text(error.card_error)
             continue
         feedback.cards = card_faces(cards)
         parsed[row] = cards
@@ -272,7 +272,7 @@ def analyse(entries: Sequence[SeatEntry], rules: Rules) -> list[SeatFeedback]:
                 try:
                     feedback.cards = card_faces(engine_parse_cards(entry.cards))
                 except CardError as error:
-                    feedback.error = card_error_text(error.code)
+                    feedback.error = card_error_text(error.card_error)
             seats.append(seat)
         return seats
     parsed: list[dict[str, tuple[Card, ...]]] = []
@@ -315,7 +315,7 @@ def preview(players: list[dict[str, Any]], rules: Rules) -> Preview:
     try:
         return Preview(score_playing({"rules": rules.to_mapping(), "players": players}))
     except ScoreError as error:
-        return Preview(error=error.message, field=error.field)
+        return Preview(error=error_text(error), field=error.field)
 
 
 def complete(entries: Sequence[SeatEntry], game: Descriptor) -> bool:

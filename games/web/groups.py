@@ -24,6 +24,7 @@ from games.present import GAME_NAMES, game_name, money, money_in, signed, units
 from games.rules_text import foul_warning
 from games.web import invites, rules_form
 from games.web.common import group_for, player_for, require_owner_role, user_of
+from games.words import error_text
 
 
 def _rules_summary(spec: Any, rules: Mapping[str, Any]) -> list[tuple[str, str, str]]:
@@ -78,7 +79,7 @@ def group_new(request: HttpRequest) -> HttpResponse:
                 owner_plays=request.POST.get("owner_plays", ""),
             )
         except RuleError as exc:
-            errors["preset"] = exc.message
+            errors["preset"] = error_text(exc)
         except services.ServiceError as exc:
             errors.update(_new_group_error(exc))
         else:
@@ -179,7 +180,7 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.set_rules(group, spec, by=user_of(request))
         except ScoreError as exc:
-            error, error_field = exc.message, exc.field
+            error, error_field = error_text(exc), exc.field
         else:
             messages.success(request, _("New rules saved: sessions started from now use them."))
             return redirect("web:group", pk=group.pk)

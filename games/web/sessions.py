@@ -40,6 +40,7 @@ from games.web.common import (
     user_of,
 )
 from games.web.payments import night_context
+from games.words import error_text
 
 
 def seating_order(group: Any, players: list[Any]) -> list[Any]:
@@ -92,7 +93,7 @@ def session_new(request: HttpRequest, pk: int) -> HttpResponse:
                     place=request.POST.get("place", "").strip(),
                 )
             except ScoreError as exc:
-                errors["rules"] = exc.message
+                errors["rules"] = error_text(exc)
             except services.ServiceError as exc:
                 errors[exc.field or "players"] = exc.message
             else:

@@ -23,6 +23,7 @@ from games.rules_text import option_sentence
 from games.web.common import seat_names, session_for
 from games.web.deal_view import pair_lines, showdown
 from games.web.rules_form import typed_value, value_text
+from games.words import error_text
 
 # Options and values are short; longer text is refused before the engine reads it.
 MAX_TEXT = 200
@@ -44,7 +45,7 @@ def deal_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         try:
             answer = reports.deal_what_if(deal, option, typed_value(option, text))
         except ScoreError as exc:
-            error = exc.message
+            error = error_text(exc)
     if answer is not None:
         answer["rows"] = [
             {

@@ -31,7 +31,9 @@ MAX_SAMPLES: Final = 20_000
 def _whole(request: Mapping[str, Any], name: str, default: int, lo: int, hi: int) -> int:
     value = request.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ScoreError(f"{name}: a whole number from {lo} to {hi}, got {value!r}", name)
+        raise ScoreError.refused(
+            "arrange_whole", name, name=name, low=lo, high=hi, value=repr(value)
+        )
     return value
 
 
@@ -54,39 +56,41 @@ def arrange_request(
     at most ``max_fantasy_cards``: each card more multiplies the settings to try.
     """
     if not isinstance(request, Mapping):
-        raise ScoreError("the request must be an object", "request")
+        raise ScoreError.refused("not_object", "request", what=message("subject_the_request"))
     extra = sorted(set(request) - _ARRANGE_KEYS)
     if extra:
-        raise ScoreError(
-            f"request: unknown field {extra[0]!r} (allowed: {', '.join(sorted(_ARRANGE_KEYS))})",
+        raise ScoreError.refused(
+            "unknown_field",
             extra[0],
+            who=message("subject_request"),
+            field=repr(extra[0]),
+            allowed=sorted(_ARRANGE_KEYS),
         )
     if "rules" not in request:
-        raise ScoreError("rules: a preset name or {'preset': ..., options} is required", "rules")
+        raise ScoreError.refused("rules_required", "rules")
     rules = Rules.from_mapping(request["rules"])
     if not GAMES[rules.game].rows:
-        raise ScoreError("rules: Big Two hands are not set in rows", "rules")
+        raise ScoreError.refused("arrange_not_rows", "rules")
     cards = parse_cards(request.get("cards", ""), "cards", "cards")
     if len(set(cards)) == len(cards) and 13 < len(cards) <= 17 and rules.fantasyland_cards:
         if len(cards) > max_fantasy_cards:
-            raise ScoreError(
-                f"cards: at most {max_fantasy_cards} cards for a fantasy-land hand here,"
-                f" got {len(cards)}",
-                "cards",
+            raise ScoreError.refused(
+                "arrange_fantasy_most", "cards", most=max_fantasy_cards, count=len(cards)
             )
         return _fantasyland_json(cards, rules, request.get("mode", "heuristic"))
     if len(cards) != 13 or len(set(cards)) != 13:
-        raise ScoreError(
-            f"cards: 13 different cards are needed, got {len(cards)} "
-            f"({len(set(cards))} different): {cards_text(cards)}"
-            + (" (14 to 17 only for a fantasy-land hand)" if rules.fantasyland_cards else ""),
+        raise ScoreError.refused(
+            "arrange_thirteen_or_fantasy" if rules.fantasyland_cards else "arrange_thirteen",
             "cards",
+            count=len(cards),
+            different=len(set(cards)),
+            cards=cards_text(cards),
         )
     mode = request.get("mode", "heuristic")
     if mode == "heuristic":
         return {"mode": mode, **_setting_json(arrange_heuristic(cards, rules))}
     if mode != "expected":
-        raise ScoreError(f"mode: 'heuristic' or 'expected', got {mode!r}", "mode")
+        raise ScoreError.refused("arrange_mode", "mode", value=repr(mode))
     found = arrange_expected(
         cards,
         rules,
@@ -114,16 +118,15 @@ def _fantasyland_json(cards: tuple[Card, ...], rules: Rules, mode: object) -> di
     base = rules.fantasyland_cards or 13
     most = 17 if rules.progressive else base
     if not base <= len(cards) <= most:
-        allowed = f"{base}" if most == base else f"{base} to {most}"
-        raise ScoreError(
-            f"cards: fantasy land deals {allowed} cards under these rules, got {len(cards)}",
+        raise ScoreError.refused(
+            "arrange_fantasy_deals" if most == base else "arrange_fantasy_deals_between",
             "cards",
+            base=base,
+            most=most,
+            count=len(cards),
         )
     if mode != "heuristic":
-        raise ScoreError(
-            f"mode: a fantasy-land hand is set for its royalties only ('heuristic'), got {mode!r}",
-            "mode",
-        )
+        raise ScoreError.refused("arrange_fantasy_mode", "mode", value=repr(mode))
     found = arrange_fantasyland(cards, rules)
     return {
         "mode": "fantasyland",
