@@ -95,7 +95,7 @@ def renumbered(error: ScoreError, positions: Sequence[int]) -> ScoreError:
         return error
     k = positions[int(match.group(1))]
     field = f"players[{k}]" + (error.field or "")[match.end() :]
-    return ScoreError(error.message, field)
+    return ScoreError(error.message, field, error.code)
 
 
 def score_playing(request: Mapping[str, Any]) -> dict[str, Any]:

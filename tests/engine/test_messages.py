@@ -63,12 +63,32 @@ def test_the_result_carries_codes_beside_the_english_text() -> None:
             assert english_hand(row["label_code"]) == row["label"]
 
 
-def test_the_deal_format_doc_lists_every_hand_foul_and_review_code() -> None:
-    """docs/deal-format.md's table of message codes names each code the engine gives."""
+def test_the_deal_format_doc_lists_every_code_the_engine_gives() -> None:
+    """docs/deal-format.md's tables name each code the engine gives: hands, fouls, reviews,
+    card errors and every refusal of bad input, with the refusal's English."""
     from pathlib import Path
 
-    from games.engine.messages import FOUL_CODES, HAND_CODES, REVIEW_CODES
+    from games.engine.messages import (
+        CARD_ERROR_CODES,
+        FOUL_CODES,
+        HAND_CODES,
+        REFUSALS,
+        REVIEW_CODES,
+    )
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "deal-format.md").read_text()
-    missing = [c for c in (*HAND_CODES, *FOUL_CODES, *REVIEW_CODES) if f"`{c}`" not in doc]
+    codes = (*HAND_CODES, *FOUL_CODES, *REVIEW_CODES, *CARD_ERROR_CODES, *REFUSALS)
+    missing = [c for c in codes if f"`{c}`" not in doc]
     assert missing == []
+    refusals = doc[doc.index("## Errors") :]
+    for code, english in REFUSALS.items():
+        row = next(line for line in refusals.splitlines() if line.startswith(f"| `{code}` |"))
+        assert row.endswith(f"| {_as_written(english)} |"), code
+
+
+def _as_written(english: str) -> str:
+    """A refusal's English as the doc's table writes it: a typed value in quotes."""
+    import re
+
+    text = english.replace("{{", "{").replace("}}", "}").replace("|", "\\|")
+    return re.sub(r"\{(\w+)!r\}", r"'{\1}'", text)

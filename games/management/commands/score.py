@@ -7,6 +7,7 @@ from typing import IO, Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import ScoreError, score_request
+from games.engine.messages import Message
 from games.errors import error_body
 
 # One encoder for every line: json.dumps with options builds a new one per call.
@@ -16,9 +17,9 @@ _compact = json.JSONEncoder(separators=(",", ":")).encode
 class Rejected(Exception):
     """A request that cannot be scored, with the error object printed for it."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
+    def __init__(self, message: str, field: str | None = None, code: Message | None = None) -> None:
         super().__init__(message)
-        self.error = error_body(message, field)
+        self.error = error_body(message, field, code)
 
 
 def score(raw: bytes, where: str) -> dict[str, Any]:
@@ -37,7 +38,7 @@ def score(raw: bytes, where: str) -> dict[str, Any]:
     try:
         return score_request(request)
     except ScoreError as exc:
-        raise Rejected(exc.message, exc.field) from None
+        raise Rejected(exc.message, exc.field, exc.code) from None
 
 
 class Command(BaseCommand):
