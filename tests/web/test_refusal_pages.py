@@ -15,9 +15,9 @@ def test_the_deal_form_refuses_in_the_pages_language(session: Session, as_bob: C
     form = {"p0-front": "Ah Kh", "p0-middle": "2c 3c 4c 5c 6c", "p0-back": "7d 8d 9d Td Jd"}
     form |= {"p1-front": "2h 3h 4h", "p1-middle": "5h 6h 7h 8h 9h", "p1-back": "2s 3s 4s 5s 6s"}
     form |= {"p2-sat_out": "on", "p3-sat_out": "on"}
-    vi = {"HTTP_ACCEPT_LANGUAGE": "vi"}
-    preview = as_bob.post(f"/sessions/{session.pk}/deal/preview/", form, **vi).json()
-    page = as_bob.post(f"/sessions/{session.pk}/deal/", form, **vi)
+    preview_url = f"/sessions/{session.pk}/deal/preview/"
+    preview = as_bob.post(preview_url, form, HTTP_ACCEPT_LANGUAGE="vi").json()
+    page = as_bob.post(f"/sessions/{session.pk}/deal/", form, HTTP_ACCEPT_LANGUAGE="vi")
     assert preview["error"]["message"] == "Ann, chi đầu: có 2 lá (Ah Kh), chi đầu cần 3 lá"
     assert page.status_code == 400
     assert "Ann, chi đầu: có 2 lá (Ah Kh), chi đầu cần 3 lá" in page.content.decode()
