@@ -50,10 +50,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 def score_error_response(exc: ScoreError, request: HttpRequest | None) -> Response:
     """400 for input the engine refuses: its words in the language the caller asked for
-    (``?lang=``, else ``Accept-Language``), its code and arguments beside them."""
+    (``?lang=``, else the reader's language as the pages pick it: a signed-in user's
+    choice, the language cookie, ``Accept-Language``), its code and arguments beside."""
     if exc.code is None or request is None:
         return Response(error_body(exc.message, exc.field), status=status.HTTP_400_BAD_REQUEST)
-    lang = answer_language(request)
+    asked = request.GET.get("lang")
+    lang = answer_language(request) if asked else translation.get_language()
     with translation.override(lang):
         body = error_body(error_text(exc), exc.field, exc.code)
     response = Response(body, status=status.HTTP_400_BAD_REQUEST)

@@ -3,8 +3,7 @@ kept apart from ``games.live.table`` so that sessions need not import the live t
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
+from games.live import said
 from games.live.push import announce
 from games.models import LiveDeal, Session
 
@@ -17,8 +16,11 @@ def cancel_open_live(session: Session, message: str | None = None) -> bool:
     if live is None:
         return False
     live.status = LiveDeal.Status.CANCELLED
-    live.message = message or _("the session was closed")
+    if message:
+        live.message, live.message_code = message, None
+    else:
+        live.message, live.message_code = said.kept_words(said.CLOSED), said.kept(said.CLOSED)
     live.version += 1
-    live.save(update_fields=["status", "message", "version"])
+    live.save(update_fields=["status", "message", "message_code", "version"])
     announce(session.pk, "live")
     return True

@@ -13,12 +13,18 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
 
+from games import languages
+from games.lib.busy import language
+from games.live import said
 from games.live.push import session_group
 from games.live.seat_links import Seat, SeatLinkRefused, claim, gone, heard, open_seat
 from games.models import Membership, Session
@@ -110,7 +116,7 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
     async def session_changed(self, event: dict[str, Any]) -> None:
         message = {"type": "changed", "what": event.get("what", "deals")}
         if event.get("state") is not None:
-            message["state"] = event["state"]
+            message["state"] = said_again(event["state"], reader_language(self.scope))
         await self.send_json(message)
 
     async def session_revoked(self, event: dict[str, Any]) -> None:
@@ -120,6 +126,30 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
     async def session_left(self, event: dict[str, Any]) -> None:
         if self.user_id is not None and event.get("user") == self.user_id:
             await self.close(code=REFUSED)
+
+
+def reader_language(scope: Mapping[str, Any]) -> str:
+    """The language the socket's reader reads the pages in: a signed-in user's choice
+    kept in their session, else the language cookie, else ``Accept-Language``."""
+    chosen = None
+    session = scope.get("session")
+    if session is not None:
+        chosen = session.get(languages.SESSION_KEY)
+    headers = dict(scope.get("headers", []))
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    return language(chosen or cookie, accept)
+
+
+def said_again(state: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A pushed STATE with the deal in progress's message said in ``lang`` (the state was
+    built in the language of whoever changed it)."""
+    live = state.get("live")
+    if not isinstance(live, dict) or not live.get("message_code"):
+        return state
+    code = live["message_code"]
+    with translation.override(lang):
+        return {**state, "live": {**live, "message": said.text(code)}}
 
 
 async def _presence(write: Any, *args: Any) -> None:

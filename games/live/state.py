@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from games.engine.games import player_hands
 from games.engine.rules import Rules, decimal_text
 from games.live import rows as live_rows
+from games.live import said
 from games.live.cards import entry_cards, submitted_clashes
 from games.live.rows import TableRows
 from games.models import Deal, LiveDeal, LiveEntry, SeatLink, Session
@@ -103,6 +104,8 @@ def _public(session: Session, rows: TableRows) -> dict[str, Any]:
         live.message,
         live.deal_id,
     )
+    if live.message_code:  # said in the reader's language
+        key += (translation.get_language(),)
     if live.deal_id is not None:
         key += (rows.mark, session.group.currency, translation.get_language())
     with _building:
@@ -166,7 +169,7 @@ def _live(session: Session, rows: TableRows, live: LiveDeal) -> dict[str, Any]:
         "id": live.pk,
         "status": live.status,
         "version": live.version,
-        "message": live.message or None,
+        **_message(live),
         "seats": seats,
         "you": None,
         "deal": _deal(session, _recorded(live)),
@@ -183,9 +186,20 @@ def _recorded(live: LiveDeal) -> Deal | None:
     return Deal.objects.filter(pk=live.deal_id).first()
 
 
+def _message(live: LiveDeal) -> dict[str, Any]:
+    """Why the deal was cancelled, or why the last submit could not be scored: in the
+    active language with any hand's cards hidden (``games.live.said``), and as its code so
+    that a socket says it again in its reader's language."""
+    if not live.message_code:
+        return {"message": live.message or None, "message_code": None}
+    public = said.public(live.message_code)
+    return {"message": said.text(public), "message_code": public}
+
+
 def _you(rows: TableRows, viewer: int) -> dict[str, Any]:
-    """The viewer's own seat: their entry, and the cards they share with another
-    submitted hand (with whom)."""
+    """The viewer's own seat: their entry, the cards they share with another submitted
+    hand (with whom), and the refusal of their hand whole when the last submit's refusal
+    names it (``refusal``; None otherwise)."""
     seat_of = {player: seat for player, seat, _name, _user in rows.seated}
     names = rows.names()
     entry = rows.entries.get(viewer)
@@ -200,6 +214,7 @@ def _you(rows: TableRows, viewer: int) -> dict[str, Any]:
             {"card": card, "seat": seat_of[other], "player": names[other]}
             for card, other in clashes.get(viewer, [])
         ],
+        "refusal": said.own(rows.live.message_code if rows.live else None, viewer),
     }
 
 

@@ -21,6 +21,7 @@ are told, so that typing guessed cards reveals nothing of another seat.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,9 +32,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import ScoreError
+from games.engine.messages import english
 from games.errors import NoSuchObject, ServiceError
 from games.live import rows as live_rows
-from games.live import seat_links
+from games.live import said, seat_links
 from games.live.cards import CARD_FIELDS, submitted_clashes
 from games.live.push import announce, nudged
 from games.live.rows import TableRows
@@ -41,6 +43,10 @@ from games.live.seat_links import Seat
 from games.models import LiveDeal, LiveEntry, Session
 from games.permissions import NotAllowed, remember_role, require_member
 from games.services.deals import record_or_replay
+from games.words.refusals import cards_hidden
+
+# The player an engine error names, by the index of its entry (``players[2].front``).
+_PLAYER = re.compile(r"^players\[(\d+)\]")
 
 ENTRY_KEYS = frozenset(
     {*CARD_FIELDS, "surrender", "natural", "fouled", "sat_out", "in_fantasyland", "cards_left"}
@@ -197,10 +203,10 @@ def checked_entry(entry: object, *, complete: bool) -> dict[str, Any] | None:
     return dict(entry)
 
 
-def _bump(live: LiveDeal, message: str = "") -> None:
+def _bump(live: LiveDeal, message: str = "", code: dict[str, Any] | None = None) -> None:
     live.version += 1
-    live.message = message
-    live.save(update_fields=["version", "message"])
+    live.message, live.message_code = message, code
+    live.save(update_fields=["version", "message", "message_code"])
     announce(live.session_id, "live")
 
 
@@ -261,31 +267,55 @@ def submit(session: Session, seat: int, entry: object, actor: Actor, key: str = 
             raise _already(name)
         row.entry, row.by = stored, _by(rows, row, actor)
         row.submitted_at, row.submit_key = timezone.now(), key
-        message = ""
+        message, code = "", None
         clashing = any(submitted_clashes(rows.entries.values()).values())
         if not clashing and all(e.submitted_at is not None for e in rows.entries.values()):
-            refusal = _record(session, rows, live)
+            refusal, named = _record(session, rows, live)
             if refusal is not None:
-                row.submitted_at = None  # the seat fixes its entry and submits again
-                message = refusal.message
+                message, code = _refusal_kept(refusal, named)
+                _unsubmit(rows, row if named is None else rows.entries[named], row)
         row.save(update_fields=["entry", "by", "submitted_at", "submit_key", "updated_at"])
         if live.is_open:
-            _bump(live, message)
+            _bump(live, message, code)
         live_rows.keep(rows)
     if refusal is not None:
-        raise refusal
+        raise _told(refusal, named, row.player_id)
     return live
 
 
-def _record(session: Session, rows: TableRows, live: LiveDeal) -> ScoreError | None:
+def _refusal_kept(refusal: ScoreError, named: int | None) -> tuple[str, dict[str, Any] | None]:
+    """The refusal as the deal in progress keeps it: words anyone may read, and the code."""
+    if refusal.code is None:
+        return refusal.message, None
+    return said.kept_words(refusal.code), said.kept(refusal.code, named)
+
+
+def _unsubmit(rows: TableRows, refused: LiveEntry, submitting: LiveEntry) -> None:
+    """The seat whose hand was refused fixes it and submits again (the one submitting is
+    saved by the caller)."""
+    refused.submitted_at = None
+    if refused is not submitting:
+        refused.save(update_fields=["submitted_at", "updated_at"])
+
+
+def _told(refusal: ScoreError, named: int | None, submitter: int) -> ScoreError:
+    """The refusal as the submitting seat is told it: whole when it names that seat's own
+    hand, else with the named hand's cards hidden."""
+    if refusal.code is None or named in (None, submitter):
+        return refusal
+    hidden = cards_hidden(refusal.code)
+    return ScoreError(english(hidden), refusal.field, hidden)
+
+
+def _record(
+    session: Session, rows: TableRows, live: LiveDeal
+) -> tuple[ScoreError | None, int | None]:
     """Record the deal of a deal in progress whose seats have all submitted; the engine's
-    refusal, with nothing recorded, when it refuses the entries."""
+    refusal, with nothing recorded, when it refuses the entries, and the player whose
+    hand it names (None when it names none)."""
     entries = rows.entries
-    players = [
-        {**(entries[p].entry or {}), "name": name}
-        for p, name in rows.names().items()
-        if p in entries
-    ]
+    order = [p for p in rows.names() if p in entries]
+    players = [{**(entries[p].entry or {}), "name": rows.names()[p]} for p in order]
     try:
         recorded = record_or_replay(
             session,
@@ -298,20 +328,23 @@ def _record(session: Session, rows: TableRows, live: LiveDeal) -> ScoreError | N
             new_key=True,
         )
     except ScoreError as refused:
-        return refused
+        index = _PLAYER.match(refused.field or "")
+        named = int(index.group(1)) if index is not None else None
+        return refused, order[named] if named is not None and named < len(order) else None
     deal = recorded.deal
     live.status, live.deal, live.message = LiveDeal.Status.RECORDED, deal, ""
+    live.message_code = None
     live.version += 1
     # (A target score reached by this deal closes the session, which cancels the open deal
     # in progress: this one, which is recorded instead.)
-    live.save(update_fields=["status", "deal", "message", "version"])
+    live.save(update_fields=["status", "deal", "message", "message_code", "version"])
     announce(session.pk, "live")
     rows.status = session.status
     if recorded.created:  # the rows as they now stand (``games.live.rows``: the mark)
         rows.deals += 1
         rows.last_deal = max(rows.last_deal or 0, deal.number)
         rows.mark += 1 + deal.version
-    return None
+    return None, None
 
 
 def _recorder(session: Session, rows: TableRows) -> User:
@@ -393,9 +426,10 @@ def cancel(session: Session, by: User) -> LiveDeal:
         rows, live = _locked(session)
         assert live is not None
         live.status = LiveDeal.Status.CANCELLED
-        live.message = _("the deal in progress was cancelled")
+        live.message = said.kept_words(said.CANCELLED)
+        live.message_code = said.kept(said.CANCELLED)
         live.version += 1
-        live.save(update_fields=["status", "message", "version"])
+        live.save(update_fields=["status", "message", "message_code", "version"])
         announce(session.pk, "live")
         live_rows.keep(rows)
     return live

@@ -95,6 +95,11 @@ class LiveDeal(models.Model):
     message = models.TextField(
         blank=True, help_text="why it was cancelled, or why the last submit could not score"
     )
+    message_code = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="the message as a code, said in each reader's language: {said, player}",
+    )
 
     class Meta:
         ordering = ("session", "pk")

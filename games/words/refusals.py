@@ -272,6 +272,24 @@ def refusal_text(said: Message) -> str:
     return str(REFUSAL_TEXTS[said["code"]]) % args
 
 
+# The arguments of a refusal that may show a player's cards (or what was typed for them).
+_CARDS: Final = frozenset({"cards", "text", "card", "rank", "suit", "hand"})
+
+
+def cards_hidden(said: Message) -> Message:
+    """A refusal as anyone but the player it names may read it before the showdown: every
+    argument that could show that player's cards replaced by "…"."""
+    args = {
+        name: "…" if name in _CARDS else cards_hidden(value) if _is_message(value) else value
+        for name, value in said["args"].items()
+    }
+    return {"code": said["code"], "args": args}
+
+
+def _is_message(value: Any) -> bool:
+    return isinstance(value, dict) and "code" in value and "args" in value
+
+
 def error_text(error: Exception) -> str:
     """What an error says to people in the active language: an engine error from its
     code, any other in the words it was raised with."""

@@ -485,7 +485,8 @@
     var message = $("live-message");
     // (A seat's page says "no deal in progress" beside its button to start one.)
     var none = !seatPage && !(live && live.status === "open");
-    var said = live && live.message ? live.message : (none ? t("live_none") : "");
+    var own = live && live.you && live.you.refusal;
+    var said = own || (live && live.message ? live.message : (none ? t("live_none") : ""));
     if (message) message.textContent = next.elsewhere || said;
     var seats = $("live-seats");
     if (seats) {
@@ -569,6 +570,8 @@
     if (!seatPage || !live) return pushed;
     var mine = live.seats.filter(function (s) { return s.seat === config.seat; })[0];
     if (!mine || mine.conflict) return null;
+    // A refusal of the last submit may name this seat's hand: only a fetch says it whole.
+    if (live.message_code && mine.state === "waiting") return null;
     var before = state && state.live && state.live.id === live.id ? state.live.you : null;
     if (!before && mine.state !== "waiting") return null;
     var you = {
