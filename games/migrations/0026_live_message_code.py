@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0025_chinese_languages'),
+        ("games", "0025_chinese_languages"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='livedeal',
-            name='message_code',
-            field=models.JSONField(blank=True, help_text="the message as a code, said in each reader's language: {said, player}", null=True),
+            model_name="livedeal",
+            name="message_code",
+            field=models.JSONField(
+                blank=True,
+                help_text="the message as a code, said in each reader's language: {said, player}",
+                null=True,
+            ),
         ),
     ]
