@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from django.utils.translation import gettext as _
+
 from games.engine import ScoreError, score_request
 
 SAT_OUT = "sat_out"
@@ -56,12 +58,14 @@ def playing(players: Sequence[Any]) -> Playing:
             flag = entry[SAT_OUT]
             if not isinstance(flag, bool):
                 raise ScoreError(
-                    f"{name}: sat_out must be true or false", f"players[{k}].{SAT_OUT}"
+                    _("%(name)s: sat_out must be true or false") % {"name": name},
+                    f"players[{k}].{SAT_OUT}",
                 )
             extra = [key for key in entry if key not in ("name", SAT_OUT)]
             if flag and extra:
                 raise ScoreError(
-                    f"{name} sat this deal out: give only the name with sat_out (not {extra[0]!r})",
+                    _("%(name)s sat this deal out: give only the name with sat_out (not %(key)s)")
+                    % {"name": name, "key": repr(extra[0])},
                     f"players[{k}].{extra[0]}",
                 )
             if flag:
@@ -72,8 +76,8 @@ def playing(players: Sequence[Any]) -> Playing:
     sitting_out = len(players) - len(kept)
     if sitting_out and len(kept) < 2:
         raise ScoreError(
-            f"players: a deal needs at least two players playing; {sitting_out} of"
-            f" {len(players)} sat it out",
+            _("players: a deal needs at least two players playing; %(out)s of %(all)s sat it out")
+            % {"out": sitting_out, "all": len(players)},
             "players",
         )
     return Playing(kept, positions)

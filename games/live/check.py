@@ -88,12 +88,13 @@ def _as_text(entry: Mapping[str, Any] | None) -> dict[str, Any]:
             out[field] = " ".join(value)
         elif value is not None and not isinstance(value, str):
             raise ScoreError(
-                f"entry.{field}: expected a card string, got {type(value).__name__}",
+                _("entry.%(field)s: expected a card string, got %(kind)s")
+                % {"field": field, "kind": type(value).__name__},
                 f"entry.{field}",
             )
     natural = out.get("natural")
     if natural is not None and not isinstance(natural, str):
-        raise ScoreError("entry.natural: expected a natural's name", "entry.natural")
+        raise ScoreError(_("entry.natural: expected a natural's name"), "entry.natural")
     return out
 
 

@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import QuerySet, TextField
 from django.db.models.expressions import RawSQL
+from django.utils.translation import gettext as _
 
 from games.engine import ScoreError
 from games.lib import hot_sql
@@ -248,8 +249,18 @@ def ledger_amount(pair: Mapping[str, Any], key: str) -> Decimal:
         return amount
     a, b = pair["players"]
     raise ScoreError(
-        f"{a} and {b}: {key} {pair[key]} cannot be kept exactly (the ledger keeps"
-        f" {_LEDGER_STEP} steps below {_LEDGER_LIMIT:,}); choose a unit value or pair stake"
-        " with fewer decimal places",
+        _(
+            "%(a)s and %(b)s: %(key)s %(amount)s cannot be kept exactly (the ledger keeps"
+            " %(step)s steps below %(limit)s); choose a unit value or pair stake with fewer"
+            " decimal places"
+        )
+        % {
+            "a": a,
+            "b": b,
+            "key": key,
+            "amount": pair[key],
+            "step": _LEDGER_STEP,
+            "limit": f"{_LEDGER_LIMIT:,}",
+        },
         "stakes",
     )

@@ -16,9 +16,11 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.utils.translation import gettext as _
 
 from games import stakes as stored_stakes
 from games.engine import ScoreError
+from games.engine.errors import message
 from games.engine.games import GAMES
 from games.engine.tally import tally
 from games.errors import (
@@ -198,10 +200,12 @@ def _check_shape(request_players: object) -> None:
     """ScoreError unless ``players`` is a list of objects: a body that is no deal at all is
     refused as such (400) before its idempotency key is looked up."""
     if not isinstance(request_players, list):
-        raise ScoreError("players: a list of 2 to 4 players is required", "players")
+        raise ScoreError.refused("players_required", "players")
     for k, entry in enumerate(request_players):
         if not isinstance(entry, Mapping):
-            raise ScoreError(f"player {k + 1} must be an object", f"players[{k}]")
+            raise ScoreError.refused(
+                "not_object", f"players[{k}]", what=message("subject_player_number", number=k + 1)
+            )
 
 
 def _checked_key(key: str, request_players: object) -> str:
@@ -371,7 +375,7 @@ def _checked_players(
     it to report in its own words.
     """
     if not isinstance(request_players, list):
-        raise ScoreError("players: a list of 2 to 4 players is required", "players")
+        raise ScoreError.refused("players_required", "players")
     players: list[dict[str, Any]] = []
     named: set[str] = set()
     for k, entry in enumerate(request_players):
@@ -382,11 +386,12 @@ def _checked_players(
         name = name.strip()
         if name not in seated:
             raise ScoreError(
-                f"{name} is not seated in this session (seated: {', '.join(seated)})",
+                _("%(name)s is not seated in this session (seated: %(seated)s)")
+                % {"name": name, "seated": ", ".join(seated)},
                 f"players[{k}].name",
             )
         if name in named:
-            raise ScoreError(f"two players are named {name!r}", f"players[{k}].name")
+            raise ScoreError.refused("name_twice", f"players[{k}].name", name=repr(name))
         named.add(name)
         player = {**entry, "name": name}
         if entry.get(SAT_OUT) is False:
@@ -397,13 +402,18 @@ def _checked_players(
         players.append(player)
     missing = [name for name in seated if name not in named]
     if missing and len(named) == len(players):  # (a malformed entry is the engine's to name)
-        who = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
-        raise ScoreError(
-            f"players: {who} {'is' if len(missing) == 1 else 'are'} seated but not in this"
-            f" deal: give {'their hands' if len(missing) > 1 else 'the hand'}, or"
-            f' {{"name": "{missing[0]}", "sat_out": true}} for a player who sat it out',
-            "players",
-        )
+        sat_out = f'{{"name": "{missing[0]}", "sat_out": true}}'
+        if len(missing) == 1:
+            text = _(
+                "players: %(who)s is seated but not in this deal: give the hand, or"
+                " %(sat_out)s for a player who sat it out"
+            ) % {"who": missing[0], "sat_out": sat_out}
+        else:
+            text = _(
+                "players: %(who)s and %(last)s are seated but not in this deal: give their"
+                " hands, or %(sat_out)s for a player who sat it out"
+            ) % {"who": ", ".join(missing[:-1]), "last": missing[-1], "sat_out": sat_out}
+        raise ScoreError(text, "players")
     playing(players)  # a sat_out entry that is not true or false, or carries cards
     return players
 

@@ -354,7 +354,10 @@ def arrange(text: str, rules: Rules) -> Arranged:
     opponents in the 13-card game, else the strongest back, then middle."""
     cards = engine_parse_cards(text, "cards", "cards13")
     if len(cards) != 13 or len(set(cards)) != 13:
-        raise ScoreError(f"13 different cards are needed, got {len(set(cards))}", "cards13")
+        raise ScoreError(
+            _("13 different cards are needed, got %(count)s") % {"count": len(set(cards))},
+            "cards13",
+        )
     if not descriptor_for(rules).reviewed:
         return Arranged(
             arrange_heuristic(cards, rules).text(),
