@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.engine.errors import REFUSALS
 from tests.vectors import CASES, REJECTED, SCORED, assert_matches, assert_mentions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +58,8 @@ def test_rejected_request_prints_the_error_and_fails(monkeypatch: pytest.MonkeyP
         score(out=out)
 
     error = json.loads(out.getvalue())
-    assert set(error) == {"error", "field"}
+    assert set(error) == {"error", "field", "code", "args"}
+    assert error["code"] in REFUSALS
     assert_mentions(BAD, error["error"])
 
 

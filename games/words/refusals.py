@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.engine import ScoreError
 from games.engine.games import DESCRIPTORS
-from games.engine.messages import Message
+from games.engine.messages import Message, english
 from games.engine.tables import NATURALS, ROWS
 from games.present import natural_name
 
@@ -267,7 +268,10 @@ def _arg(name: str, value: Any) -> Any:
 
 
 def refusal_text(said: Message) -> str:
-    """A refusal (or a subject or card error of one) in the active language."""
+    """A refusal (or a subject or card error of one) in the active language: in English,
+    the engine's own words."""
+    if (translation.get_language() or "en").startswith("en"):
+        return english(said)
     args = {name: _arg(name, value) for name, value in said["args"].items()}
     return str(REFUSAL_TEXTS[said["code"]]) % args
 

@@ -130,11 +130,15 @@ def test_a_sessions_own_rules_and_target_are_bounded(
     assert override.json() == {
         "error": "rules.foul_penalty: at most 1 decimal place, got '0.25'",
         "field": "rules.foul_penalty",
+        "code": "option_place",
+        "args": {"option": "foul_penalty", "places": 1, "value": "'0.25'"},
     }
     assert target.status_code == 400
     assert target.json() == {
         "error": "rules.target_score: at most 1000000, got '1e400'",
         "field": "rules.target_score",
+        "code": "option_at_most",
+        "args": {"option": "target_score", "maximum": "1000000", "value": "'1e400'"},
     }
     assert fine.status_code == 201
     assert Session.objects.get().target_score == D("250.5")

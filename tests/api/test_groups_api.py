@@ -47,6 +47,15 @@ def test_a_group_with_bad_rules_is_refused_by_field(as_mallory: APIClient) -> No
     assert response.json() == {
         "error": "rules.bonus: '3-3' is not one of '1-6', '2-4', 'none'",
         "field": "rules.bonus",
+        "code": "option_value",
+        "args": {
+            "option": "bonus",
+            "value": "'3-3'",
+            "expected": {
+                "code": "expected_one_of",
+                "args": {"choices": ["'1-6'", "'2-4'", "'none'"]},
+            },
+        },
     }
     assert not Group.objects.exists()
 

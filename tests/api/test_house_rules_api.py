@@ -61,6 +61,8 @@ def test_a_refusal_names_the_player_through_the_api(client: Client) -> None:
     assert response.json() == {
         "error": "Cy: Bob already pays for all; at most one player does",
         "field": "players[2].pays_for_all",
+        "code": "pays_for_all_twice",
+        "args": {"who": "Cy", "first": "Bob"},
     }
 
 

@@ -2,6 +2,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.engine.errors import REFUSALS
 from tests.vectors import (
     CASES,
     REJECTED,
@@ -38,7 +39,8 @@ def test_rejects_vector(client: Client, case: Case) -> None:
 
     assert response.status_code == 400, response.content
     body = response.json()
-    assert set(body) == {"error", "field"}
+    assert set(body) == {"error", "field", "code", "args"}
+    assert body["code"] in REFUSALS
     assert_mentions(case, body["error"])
 
 

@@ -250,6 +250,8 @@ def test_anonymous_fantasy_land_hands_are_capped_and_the_caller_told_why(
         "error": "cards: at most 14 cards for a fantasy-land hand here, got 15;"
         " signed in (an API token) you may arrange up to 17 cards",
         "field": "cards",
+        "code": "anonymous_fantasy",
+        "args": {"reason": {"code": "arrange_fantasy_most", "args": {"most": 14, "count": 15}}},
     }
     assert at_cap.status_code == 200, at_cap.content
     assert signed_in.status_code == 200, signed_in.content
