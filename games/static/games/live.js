@@ -570,10 +570,11 @@
     if (!seatPage || !live) return pushed;
     var mine = live.seats.filter(function (s) { return s.seat === config.seat; })[0];
     if (!mine || mine.conflict) return null;
-    // A refusal of the last submit may name this seat's hand: only a fetch says it whole.
-    if (live.message_code && mine.state === "waiting") return null;
     var before = state && state.live && state.live.id === live.id ? state.live.you : null;
     if (!before && mine.state !== "waiting") return null;
+    // A new refusal of the last submit may name this seat's hand: a fetch says it whole.
+    var refused = !!live.message_code && mine.state !== "submitted";
+    if (refused && (!before || state.live.message !== live.message)) return null;
     var you = {
       seat: mine.seat,
       player: mine.player,
@@ -581,6 +582,7 @@
       submitted: mine.state === "submitted",
       taken_over: mine.taken_over,
       conflicts: [],
+      refusal: refused ? before.refusal : null,
     };
     return { session: pushed.session, live: Object.assign({}, live, { you: you }) };
   }
