@@ -166,6 +166,10 @@ def _step(night: Night, op: tuple[Any, ...], cards: list[list[str]]) -> None:
         return
     refusal = _expected_refusal(night, kind, seat, writer)
     entry = _entry(cards, seat, how)
+    # Whether every other seat had submitted before this write (a refusal may take one back).
+    others_in = deal is not None and all(
+        e.submitted_at is not None for s, e in night.entries(deal).items() if s != seat
+    )
     if kind == "withdraw":
         outcome = _outcome(lambda: table.withdraw(session, seat, actor))
     elif kind == "save_draft":
@@ -187,28 +191,32 @@ def _step(night: Night, op: tuple[Any, ...], cards: list[list[str]]) -> None:
     if kind == "save_draft":
         assert outcome is None and rows[seat].submitted_at is None and deal.is_open
         return
-    _check_submit(night, deal, seat, entry, outcome, rows)
+    _check_submit(night, deal, seat, outcome, rows, others_in)
 
 
 def _check_submit(
     night: Night,
     deal: LiveDeal,
     seat: int,
-    entry: dict[str, str],
     outcome: str | None,
     rows: dict[int, LiveEntry],
+    others_in: bool,
 ) -> None:
-    others = {s: e for s, e in rows.items() if s != seat}
     if _clash(rows):
         # Kept as submitted (both seats are told); nothing is recorded while it stands.
         assert outcome is None and rows[seat].submitted_at is not None and deal.is_open
         return
-    if not all(e.submitted_at is not None for e in others.values()):
+    if not others_in:
         assert outcome is None and rows[seat].submitted_at is not None and deal.is_open
         return
     units = night.engine_units({s: e.entry for s, e in rows.items()})
     if units is None:
-        assert outcome == "engine" and rows[seat].submitted_at is None and deal.is_open
+        # The seat whose hand the engine names (the first short one) takes it back to fix
+        # it; every other seat, the one submitting included, stays submitted.
+        shorts = [s for s, e in sorted(rows.items()) if len(_cards(e.entry)) < 13]
+        named = shorts[0] if shorts else seat
+        assert outcome == "engine" and rows[named].submitted_at is None and deal.is_open
+        assert all(e.submitted_at is not None for s, e in rows.items() if s != named)
         assert deal.message, "the deal in progress says why it could not score"
         return
     assert outcome is None and deal.status == LiveDeal.Status.RECORDED
