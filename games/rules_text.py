@@ -4,7 +4,8 @@ Everything is read from the engine's ``Rules`` (what ``Rules.to_mapping()`` spel
 the description can never disagree with how the deals were scored. Each sentence is one
 message of the catalogue, its numbers and names as named placeholders, so that a language
 reads it as a whole sentence; an option's own sentence is the engine's, translated here
-(``option_sentence``). Mau Binh rule sets read in English get the Vietnamese names of
+(``option_sentence``), as are its title and its choices' (``option_title``,
+``choice_title``). Mau Binh rule sets read in English get the Vietnamese names of
 their hands and terms beside the English ones (in Vietnamese the table's words are the text).
 """
 
@@ -70,6 +71,19 @@ def option_sentence(name: str) -> str:
     translated, then filled in with the option's own bounds."""
     option = OPTIONS_BY_NAME[name]
     return _(option.sentence) % option.values
+
+
+def option_title(name: str) -> str:
+    """What people call the option ``name`` ("Scoring bonus"), in the language being
+    rendered: its title in the engine's table, translated."""
+    return _(OPTIONS_BY_NAME[name].title)
+
+
+def choice_title(name: str, value: object) -> str | None:
+    """One value of a choice option as people read it ("No bonus" for the bonus's "none"),
+    in the language being rendered; None when ``value`` is not one of its choices."""
+    title = OPTIONS_BY_NAME[name].choice_title(value) if isinstance(value, str) else None
+    return _(title) if title is not None else None
 
 
 def _term(key: str, rules: Rules) -> str:

@@ -28,7 +28,7 @@ from games.words import error_text
 
 
 def _rules_summary(spec: Any, rules: Mapping[str, Any]) -> list[tuple[str, str, str]]:
-    """(option, value, sentence) for every option of the rules' game.
+    """(title, value, sentence) for every option of the rules' game, as people read them.
 
     A royalty or naturals table is named as agreed (or as the preset names it).
     """
@@ -43,7 +43,7 @@ def _rules_summary(spec: Any, rules: Mapping[str, Any]) -> list[tuple[str, str, 
             text = rules_form.preset_value(preset, option)
         else:
             text = rules_form.describe_value(option, value)
-        rows.append((option.name, text, option.text))
+        rows.append((option.title, rules_form.shown_value(option.name, text), option.text))
     return rows
 
 
@@ -195,7 +195,7 @@ def group_rules(request: HttpRequest, pk: int) -> HttpResponse:
             "value": values.get(option.name, ""),
             "preset_value": _("the agreed custom table")
             if option.name in kept
-            else rules_form.preset_value(preset, option),
+            else rules_form.shown_value(option.name, rules_form.preset_value(preset, option)),
             "error": error if option_name == option.name else "",
         }
         for option in rules_form.OPTIONS

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from games.engine.options import OPTIONS as RULE_OPTIONS
 from games.engine.options import OPTIONS_BY_GAME, OPTIONS_BY_NAME, TABLES
 from games.engine.rules import PRESETS, preset_rules
-from games.rules_text import option_sentence
+from games.rules_text import choice_title, option_sentence, option_title
 
 DEFAULT = ""  # the blank choice: keep the preset's value
 NONE_WORDS = frozenset({"none", "null", "off", "no"})
@@ -36,6 +36,16 @@ class Option:
     def text(self) -> str:
         """The sentence in the language being rendered, filled in."""
         return option_sentence(self.name)
+
+    @property
+    def title(self) -> str:
+        """What people call the option, in the language being rendered."""
+        return option_title(self.name)
+
+    @property
+    def titled_choices(self) -> list[tuple[str, str]]:
+        """(value, what people read) for each choice: a table's names are shown as they are."""
+        return [(choice, choice_title(self.name, choice) or choice) for choice in self.choices]
 
 
 # Every option the form offers, in the table's order, with the table's sentence.
@@ -102,6 +112,16 @@ def value_text(name: str, value: Any) -> str:
     if known is None:
         return str(value)
     return describe_value(Option(known.name, known.form_kind, known.sentence), value)
+
+
+def shown_value(name: str, text: str) -> str:
+    """An option's value as written on the form (``value_text``, ``describe_value``), as
+    people read it where it is only shown: a choice by its title, yes and no in their
+    language; numbers, "none", "sweep" and tables' names as they are typed."""
+    known = OPTIONS_BY_NAME.get(name)
+    if known is not None and known.kind == "bool" and text in ("yes", "no"):
+        return _("yes") if text == "yes" else _("no")
+    return (choice_title(name, text) if known is not None else None) or text
 
 
 def custom_tables(spec: str | Mapping[str, Any]) -> dict[str, Any]:

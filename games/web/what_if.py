@@ -17,12 +17,13 @@ from django.views.decorators.http import require_GET
 
 from games import reports
 from games.engine import Rules, ScoreError
+from games.engine.options import OPTIONS_BY_NAME
 from games.engine.what_if import options_for
 from games.present import game_name, signed
-from games.rules_text import option_sentence
+from games.rules_text import choice_title, option_sentence, option_title
 from games.web.common import seat_names, session_for
 from games.web.deal_view import pair_lines, showdown
-from games.web.rules_form import typed_value, value_text
+from games.web.rules_form import shown_value, typed_value, value_text
 from games.words import error_text
 
 # Options and values are short; longer text is refused before the engine reads it.
@@ -57,8 +58,9 @@ def deal_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             }
             for row in answer["players"]
         ]
-        answer["value_text"] = value_text(option, answer["value"])
-        answer["recorded_text"] = value_text(option, answer["recorded_value"])
+        answer["title"] = option_title(option)
+        answer["value_text"] = shown_value(option, value_text(option, answer["value"]))
+        answer["recorded_text"] = shown_value(option, value_text(option, answer["recorded_value"]))
     context = {
         "session": session,
         "group": session.group,
@@ -70,8 +72,15 @@ def deal_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "options": [
             {
                 "name": name,
-                "current": value_text(name, rules.mapping[name]),
+                "title": option_title(name),
+                "current": shown_value(name, value_text(name, rules.mapping[name])),
                 "sentence": option_sentence(name),
+                # A choice's values are typed as they are written: each with its title.
+                "choices": [
+                    (choice, choice_title(name, choice))
+                    for choice in OPTIONS_BY_NAME[name].choices
+                    if choice_title(name, choice)
+                ],
             }
             for name in options_for(rules)
         ],

@@ -140,3 +140,25 @@ def test_an_option_of_another_game_is_refused_by_the_table() -> None:
             assert error.message == f"rules.{name}: {name!r} does not apply to {game}"
     error = rejected({"preset": "standard", "colour": "red"})
     assert error.message == "rules.colour: 'colour' is not a known option"
+
+
+def test_every_option_has_a_title_of_its_own() -> None:
+    """The title people read in place of the key (the forms, the what-if): one each, no
+    two alike, short enough for a label."""
+    titles = [option.title for option in OPTIONS]
+    assert all(title and title[0].isupper() and len(title) <= 40 for title in titles), titles
+    assert len(set(titles)) == len(titles)
+    assert not set(titles) & {option.name for option in OPTIONS}
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.name)
+def test_each_choice_has_a_title_and_a_table_keeps_its_names(option: Any) -> None:
+    if option.kind == "choice":
+        assert len(option.choice_titles) == len(option.choices)
+        assert len(set(option.choice_titles)) == len(option.choice_titles)
+        for value, title in zip(option.choices, option.choice_titles, strict=True):
+            assert option.choice_title(value) == title
+    else:
+        assert option.choice_titles == ()
+        assert all(option.choice_title(value) is None for value in option.choices)
+    assert option.choice_title("no such value") is None

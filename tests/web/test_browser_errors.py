@@ -83,7 +83,7 @@ def test_the_rules_page_opens_at_its_first_error(
 ) -> None:
     page = phone_at(chromium, live_server, f"/sessions/{open_night.pk}/deal/")
     page.goto(f"{live_server.url}/groups/{open_night.group_id}/rules/")
-    page.get_by_label("surrender_cost").fill("lots")
+    page.get_by_label("Surrender cost").fill("lots")
     page.get_by_role("button", name="Save new rules").click()
     field = page.locator("#opt-surrender_cost")
     expect(field).to_be_focused()

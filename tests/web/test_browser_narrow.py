@@ -107,3 +107,40 @@ def test_nothing_overflows_and_every_control_is_a_target(
             problems[path] = (width, small, wide)  # what is too wide, to find it
     assert problems == {}
     page.close()
+
+
+def test_the_option_titles_fit_a_phone_in_vietnamese(
+    chromium: Any, live_server: Any, long_names: Session
+) -> None:
+    """The what-if's select and the rules form name options by their titles, longer in
+    Vietnamese than the keys were: at 360 px the select is picked from and answers, and
+    neither page is wider than the screen."""
+    context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="vi")
+    context.add_cookies([{"name": "django_language", "value": "vi", "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.locator("input[name=username]").fill("alice")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("form button[type=submit]").last.tap()
+    page.wait_for_url("**/groups/")
+
+    page.goto(f"{live_server.url}/sessions/{long_names.pk}/deals/1/")
+    select = page.get_by_label("Tùy chọn")
+    select.select_option(label="Mậu binh trắng gặp người đầu hàng (hiện là có)")
+    page.get_by_label("Giá trị").fill("no")
+    page.locator("#what-if-form button[type=submit]").tap()
+    page.wait_for_url("**option=natural_collects_from_surrendered&value=no*")
+    caption = page.locator("#what-if-caption")
+    assert "Với Mậu binh trắng gặp người đầu hàng: không thay cho có" in caption.inner_text()
+    widths = {"deal": page.evaluate("document.documentElement.scrollWidth")}
+    assert (
+        page.evaluate("document.querySelector('#what-if-option').getBoundingClientRect().right")
+        <= PHONE["width"]
+    )
+
+    page.goto(f"{live_server.url}/groups/{long_names.group_id}/rules/")
+    assert page.get_by_label("Mậu binh trắng gặp người đầu hàng").is_visible()
+    widths["rules"] = page.evaluate("document.documentElement.scrollWidth")
+    assert widths == {"deal": PHONE["width"], "rules": PHONE["width"]}, page.evaluate(WIDE)
+    context.close()

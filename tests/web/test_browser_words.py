@@ -54,25 +54,25 @@ ENGLISH_WORDS = (
     "pays",
 )
 # What each language's night must show, by page: the review's advice (Di held six pairs and
-# did not declare them), the hands by name, the foul.
+# did not declare them), the hands by name, the foul, a rule option by its title.
 SHOWN = {
     "vi": {
         "scoreboard": ["báo lục phé bôn"],
-        "deal page": ["Tứ quý 9", "Thùng phá sảnh lớn"],
+        "deal page": ["Tứ quý 9", "Thùng phá sảnh lớn", "Phạt binh lủng"],
         "deal form": ["Binh lủng"],
         "seat page": ["Binh lủng"],
         "sheet PDF": ["Tứ quý 9"],
     },
     "zh-hans": {
         "scoreboard": ["报到六对半"],
-        "deal page": ["铁支 9", "皇家同花顺", "一对 K，单张 Q"],
+        "deal page": ["铁支 9", "皇家同花顺", "一对 K，单张 Q", "相公罚分"],
         "deal form": ["相公：头道"],
         "seat page": ["相公：头道"],
         "sheet PDF": ["铁支 9"],
     },
     "zh-hant": {
         "scoreboard": ["報到六對半"],
-        "deal page": ["鐵支 9", "皇家同花順", "一對 K，單張 Q"],
+        "deal page": ["鐵支 9", "皇家同花順", "一對 K，單張 Q", "相公罰分"],
         "deal form": ["相公：頭道"],
         "seat page": ["相公：頭道"],
         "sheet PDF": ["鐵支 9"],
@@ -140,10 +140,12 @@ def test_a_mau_binh_night_keeps_none_of_the_engines_english(
     page.goto(f"{asgi_server.url}/sessions/{session.pk}/")
     expect(page.locator("#review li").first).to_be_visible()
     seen["scoreboard"] = str(page.locator("body").inner_text())
-    # The first deal's page: the hands and the pairs (the what-if form below names the
-    # engine's options by their keys, as they are typed).
+    # The first deal's page: the hands, the pairs and the what-if form, its options by
+    # their titles, with what each does opened.
     page.goto(f"{asgi_server.url}/sessions/{session.pk}/deals/1/")
-    seen["deal page"] = str(page.locator("main section:not(#what-if)").all_inner_texts())
+    page.locator("#what-if summary").tap()
+    expect(page.locator(".option-help dd").first).to_be_visible()
+    seen["deal page"] = _main_text(page)
     page.goto(f"{asgi_server.url}/groups/new/")
     seen["new group"] = _main_text(page)
 

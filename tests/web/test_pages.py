@@ -111,8 +111,10 @@ def test_group_page_lists_sessions_standings_rules_and_adds_players(
     assert "Ann, Bob, Cy, Di" in page
     # Standings: Bob +4 units (2 EUR) from the first deal of hands.py.
     assert "+4</td>" in page and "+2.00 EUR" in page
-    assert "surrender_cost: <strong>2.5</strong>" in page
-    assert "royalties: <strong>baseline</strong>" in page
+    # Each option by its title, a choice by its own title, a table by its name.
+    assert "Surrender cost: <strong>2.5</strong>" in page
+    assert "Royalty table: <strong>baseline</strong>" in page
+    assert "Wheel (A-2-3-4-5): <strong>Lowest straight</strong>" in page
     added = as_bob.post(f"/groups/{group.pk}/", {"name": " Eve "})
     assert added.status_code == 302 and group.players.filter(name="Eve").exists()
     taken = as_bob.post(f"/groups/{group.pk}/", {"name": "Eve"})

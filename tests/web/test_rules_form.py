@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 
+from games import services
 from games.engine.options import OPTIONS as RULE_OPTIONS
 from games.engine.options import OPTIONS_BY_GAME
 from games.engine.rules import PRESETS, preset_rules
+from games.models import Group
 from games.web import rules_form
 
 
@@ -37,3 +41,29 @@ def test_preset_values_name_their_tables() -> None:
     assert rules_form.preset_value("mau-binh-south", by_name["naturals"]) == "mau-binh"
     assert rules_form.preset_value("standard", by_name["naturals"]) == "none"
     assert rules_form.preset_value("ofc", by_name["fantasyland_cards"]) == "13"
+
+
+def test_the_form_in_vietnamese_labels_each_field_with_its_title(
+    as_alice: Client, alice: User, group: Group
+) -> None:
+    services.set_rules(group, {"preset": "classic-1-6", "bonus": "2-4"}, by=alice)
+    html = as_alice.get(f"/groups/{group.pk}/rules/", HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    for name, title in (
+        ("foul_penalty", "Phạt binh lủng"),
+        ("middle", "Chi giữa"),
+        ("scoop_all_multiplier", "Hệ số sập làng"),
+        ("surrender_cost", "Tiền đầu hàng"),
+    ):
+        # The title is the label, so the field's accessible name; the key sits beside it.
+        assert f'<label for="opt-{name}">{title}</label>' in html
+        assert f'translate="no" title="Tên của nó trong API">{name}</code>' in html
+    # A choice reads as a word of the table and is still sent by its key; the preset's
+    # value beside it reads the same way.
+    assert '<option value="second">Sảnh lớn thứ nhì</option>' in html
+    assert '<option value="2-4" selected>Tính 2-4</option>' in html
+    assert '<option value="">bộ luật: Sảnh nhỏ nhất</option>' in html
+    assert '<option value="none">Không thưởng</option>' in html
+    # A table keeps its name.
+    assert '<option value="baseline">baseline</option>' in html
+    for option in rules_form.options_for("classic-1-6"):
+        assert f">{option.name}</label>" not in html
