@@ -5,6 +5,7 @@ Migration 0026 turns the notes stored as text before it into the code."""
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -15,7 +16,9 @@ from django.utils import translation
 from games import reports, services
 from games.models import Payment, PaymentRevision, Player, Session
 from games.reports.opponents_csv import opponent_ledger_csv_stream
+from games.sheets import compose
 from games.words.notes import payment_note
+from tests.pdf.conftest import pdf_text
 from tests.services.test_payments import play
 
 FRIDAY = datetime.date(2026, 11, 6)
@@ -139,3 +142,13 @@ def test_migration_0026_turns_the_stored_sentences_into_the_code(
         assert back[made["paid in cash"]] == "paid in cash"
     finally:
         migrate(*latest)
+
+
+def test_the_settlement_sheet_writes_it_in_the_sheets_language(
+    settled: list[Payment], session: Session, settings: Any, tmp_path: Any
+) -> None:
+    settings.MEDIA_ROOT = tmp_path
+    with translation.override("vi"):
+        text = " ".join(pdf_text(compose.render("sheet", session)).split())
+    assert IN_EACH_LANGUAGE["vi"] in text
+    assert "2026-11-06" not in text
