@@ -9,7 +9,8 @@ Amounts are decimal strings.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -37,6 +38,8 @@ from games.services.names import file_part
 from games.services.payments import NOTE_LENGTH
 from games.services.reasons import REASON_LENGTH
 from games.sheets.statements import statement_pdf
+from games.words import answer_language
+from games.words.notes import payment_note
 
 
 class PaymentCreate(serializers.Serializer[Any]):
@@ -90,8 +93,20 @@ def _player(group: Group, pk: int, field: str) -> Player:
     return player
 
 
-def _detail(payment: Payment) -> dict[str, Any]:
+def _in_answer_language(request: Request, build: Callable[[], Any]) -> Any:
+    """``build()``'s answer with its words (a settled night's note) in the caller's
+    language (``?lang=``, else ``Accept-Language``), as a deal's result has them."""
+    with translation.override(answer_language(request)):
+        return reports.jsonable(build())
+
+
+def _detail(request: Request, payment: Payment) -> dict[str, Any]:
+    return cast(dict[str, Any], _in_answer_language(request, lambda: _payment_history(payment)))
+
+
+def _payment_history(payment: Payment) -> dict[str, Any]:
     data = reports.payment_data(payment)
+    night = payment.session.date if payment.session else None
     data["history"] = [
         {
             "version": revision.version,
@@ -101,13 +116,14 @@ def _detail(payment: Payment) -> dict[str, Any]:
             "payee": revision.payee_id,
             "amount": revision.amount,
             "date": revision.date,
-            "note": revision.note,
+            "note": payment_note(revision.note, revision.note_code, night),
+            "note_code": revision.note_code,
             "status": revision.status,
             "changed_at": revision.changed_at,
         }
         for revision in payment.revisions.order_by("version")
     ]
-    return reports.jsonable(data)
+    return data
 
 
 @extend_schema(
@@ -142,7 +158,7 @@ def group_payments(request: Request, pk: int) -> Response:
             )
         if "session" in query:
             payments = payments.filter(session_id=query["session"])
-        return Response(reports.jsonable(reports.payment_list(payments)))
+        return Response(_in_answer_language(request, lambda: reports.payment_list(payments)))
     data = validated(PaymentCreate, request.data)
     session = None
     if "session" in data:
@@ -160,7 +176,7 @@ def group_payments(request: Request, pk: int) -> Response:
         session=session,
         confirmed=data["confirmed"],
     )
-    return Response(_detail(payment), status=status.HTTP_201_CREATED)
+    return Response(_detail(request, payment), status=status.HTTP_201_CREATED)
 
 
 def _payment(request: Request, pk: int, payment_pk: int) -> Payment:
@@ -186,7 +202,7 @@ def payment_detail(request: Request, pk: int, payment_pk: int) -> Response:
             if field in changes:
                 changes[field] = _player(payment.group, changes[field], field)
         payment = services.edit_payment(payment, changes, current_user(request), reason)
-    return Response(_detail(payment))
+    return Response(_detail(request, payment))
 
 
 @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 409: CONFLICT})
@@ -194,7 +210,7 @@ def payment_detail(request: Request, pk: int, payment_pk: int) -> Response:
 def payment_confirm(request: Request, pk: int, payment_pk: int) -> Response:
     """The payee (or an owner) confirms the money arrived: the payment counts from now."""
     payment = services.confirm_payment(_payment(request, pk, payment_pk), current_user(request))
-    return Response(_detail(payment))
+    return Response(_detail(request, payment))
 
 
 @extend_schema(request=Reason, responses={200: OpenApiTypes.OBJECT, 409: CONFLICT})
@@ -205,7 +221,7 @@ def payment_void(request: Request, pk: int, payment_pk: int) -> Response:
     payment = services.void_payment(
         _payment(request, pk, payment_pk), current_user(request), data["reason"]
     )
-    return Response(_detail(payment))
+    return Response(_detail(request, payment))
 
 
 @extend_schema(methods=["GET"], responses=OpenApiTypes.OBJECT)
@@ -221,9 +237,9 @@ def session_payments(request: Request, pk: int) -> Response:
         made = services.settle_session(
             session, current_user(request), pair_by_pair=data["pair_by_pair"]
         )
-        body = reports.jsonable([reports.payment_data(payment) for payment in made])
+        body = _in_answer_language(request, lambda: [reports.payment_data(p) for p in made])
         return Response(body, status=status.HTTP_201_CREATED)
-    return Response(reports.jsonable(reports.night_settlement(session)))
+    return Response(_in_answer_language(request, lambda: reports.night_settlement(session)))
 
 
 @extend_schema(parameters=DATE_PARAMETERS, responses=OpenApiTypes.OBJECT)

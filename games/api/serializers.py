@@ -11,17 +11,17 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+# The deals' serializers, kept in a module of their own, are read from here too.
+from games.api.deal_serializers import DealRevisionSerializer as DealRevisionSerializer
+from games.api.deal_serializers import DealSerializer as DealSerializer
 from games.engine.games import GAMES
-from games.engine.rules import Rules, decimal_text
+from games.engine.rules import decimal_text
 from games.errors import ServiceError
 from games.models import (
-    Deal,
-    DealRevision,
     Group,
     Membership,
     PairStake,
@@ -30,9 +30,7 @@ from games.models import (
     Session,
 )
 from games.services import checks, names, texts
-from games.services.dealers import dealer_name, seat_numbers
 from games.services.reasons import REASON_LENGTH
-from games.words import answer_language, result_in
 
 # A rule spec as the engine takes it: a preset name or {"preset": NAME, OPTION: VALUE}.
 RULES_HELP = "a preset name, or {'preset': NAME, OPTION: VALUE, ...}"
@@ -301,101 +299,6 @@ class SessionUpdateSerializer(serializers.Serializer[Any]):
     date = serializers.DateField(required=False)
     place = serializers.CharField(max_length=100, required=False, allow_blank=True)
     notes = FreeText(multiline=True, required=False, allow_blank=True)
-
-
-# Renders a datetime as the API does everywhere (ISO 8601, UTC as "Z").
-_DATETIME = serializers.DateTimeField()
-
-
-class DealRevisionSerializer(serializers.ModelSerializer[DealRevision]):
-    changed_by = serializers.CharField(source="changed_by.username", read_only=True, default=None)
-
-    class Meta:
-        model = DealRevision
-        fields = ("version", "action", "reason", "changed_by", "changed_at", "request", "result")
-        read_only_fields = fields
-
-
-class DealSerializer(serializers.ModelSerializer[Deal]):
-    players = serializers.JSONField(source="request.players", read_only=True)
-    stakes = serializers.JSONField(source="request.stakes", read_only=True, default=None)
-    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
-    revisions = serializers.SerializerMethodField()
-    dealer = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Deal
-        fields = (
-            "id",
-            "session",
-            "number",
-            "status",
-            "version",
-            "dealer",
-            "players",
-            "stakes",
-            "rules",
-            "result",
-            "idempotency_key",
-            "created_by",
-            "created_at",
-            "updated_at",
-            "review",
-            "revisions",
-        )
-        read_only_fields = fields
-
-    def to_representation(self, instance: Deal) -> dict[str, Any]:
-        """The fields above, read straight off the row.
-
-        Rendering field by field took a fifth of the time of recording a deal; a test holds
-        this equal to the generic rendering, field for field.
-        """
-        deal = instance
-        return {
-            "id": deal.pk,
-            "session": deal.session_id,
-            "number": deal.number,
-            "status": deal.status,
-            "version": deal.version,
-            "dealer": self.get_dealer(deal),
-            "players": deal.request["players"],
-            "stakes": deal.request.get("stakes"),
-            "rules": deal.rules,
-            "result": self._result(deal),
-            "idempotency_key": deal.idempotency_key,
-            "created_by": None if deal.created_by is None else deal.created_by.username,
-            "created_at": _DATETIME.to_representation(deal.created_at),
-            "updated_at": _DATETIME.to_representation(deal.updated_at),
-            "review": deal.review,
-            "revisions": self.get_revisions(deal),
-        }
-
-    def _result(self, deal: Deal) -> Any:
-        """The result with its codes, its words in the language the caller asked for."""
-        request = self.context.get("request")
-        lang = answer_language(request) if request is not None else settings.LANGUAGE_CODE
-        return result_in(deal.result, lambda: Rules.from_mapping(deal.rules), lang)
-
-    @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_dealer(self, deal: Deal) -> str | None:
-        """The name of the seated player who dealt (null on a deal from before dealers)."""
-        if "dealer_name" in deal.__dict__:  # (a deal just recorded knows it)
-            name: str | None = deal.__dict__["dealer_name"]
-            return name
-        if deal.dealer is None:
-            return None
-        seats: dict[str, int] | None = getattr(self, "_seats", None)
-        if seats is None:  # once for a list of deals
-            seats = self._seats = seat_numbers(deal.session)
-        return dealer_name(deal.dealer, seats)
-
-    @extend_schema_field(DealRevisionSerializer(many=True))
-    def get_revisions(self, deal: Deal) -> Any:
-        """Earlier versions, oldest first; a deal just recorded has none (no query)."""
-        if self.context.get("just_recorded"):
-            return []
-        return DealRevisionSerializer(deal.revisions.all(), many=True).data
 
 
 class DealInputSerializer(serializers.Serializer[Any]):

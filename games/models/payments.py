@@ -25,6 +25,12 @@ class Payment(models.Model):
         CONFIRMED = "confirmed"  # the payee has it: one ledger row
         VOID = "void"  # withdrawn: kept with its history, counts nowhere
 
+    class NoteCode(models.TextChoices):
+        """A note written for whoever reads it, in their language, instead of stored text."""
+
+        TYPED = ""  # the note is ``note``, as typed (or none)
+        SETTLES_NIGHT = "settles-night"  # "settles the night of <the session's date>"
+
     group = models.ForeignKey("games.Group", on_delete=models.CASCADE, related_name="payments")
     session = models.ForeignKey(
         "games.Session",
@@ -43,6 +49,13 @@ class Payment(models.Model):
     amount = models.DecimalField(max_digits=18, decimal_places=4)
     date = models.DateField()
     note = models.CharField(max_length=200, blank=True)
+    note_code = models.CharField(
+        max_length=16,
+        choices=NoteCode.choices,
+        blank=True,
+        default=NoteCode.TYPED,
+        help_text="a note rendered in the reader's language when ``note`` is empty",
+    )
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.PENDING)
     version = models.PositiveIntegerField(default=1)
     recorded_by = models.ForeignKey(
@@ -86,6 +99,9 @@ class PaymentRevision(models.Model):
     amount = models.DecimalField(max_digits=18, decimal_places=4)
     date = models.DateField()
     note = models.CharField(max_length=200, blank=True)
+    note_code = models.CharField(
+        max_length=16, choices=Payment.NoteCode.choices, blank=True, default=Payment.NoteCode.TYPED
+    )
     status = models.CharField(max_length=9, choices=Payment.Status.choices)
     action = models.CharField(max_length=7, choices=Action.choices)
     reason = models.TextField(blank=True)

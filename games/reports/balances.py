@@ -29,6 +29,7 @@ from games.reports.ledger import (
     play_ledger,
     session_ledger,
 )
+from games.words.notes import note_of
 
 ZERO = Decimal(0)
 
@@ -113,7 +114,7 @@ def _transfer(transfer: Transfer) -> dict[str, Any]:
 
 def payment_list(payments: Any) -> list[dict[str, Any]]:
     """Payments as the reports and the API show them, in date order."""
-    rows = payments.select_related("payer", "payee").order_by("date", "pk")
+    rows = payments.select_related("payer", "payee", "session").order_by("date", "pk")
     return [payment_data(payment) for payment in rows]
 
 
@@ -125,7 +126,8 @@ def payment_data(payment: Payment) -> dict[str, Any]:
         "payee": {"id": payment.payee_id, "name": payment.payee.name},
         "amount": payment.amount,
         "date": payment.date,
-        "note": payment.note,
+        "note": note_of(payment),
+        "note_code": payment.note_code,
         "status": payment.status,
         "version": payment.version,
     }

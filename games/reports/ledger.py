@@ -27,9 +27,11 @@ from django.db.models import (
     Value,
     When,
 )
+from django.utils import translation
 
 from games.engine.settlement import Transfer, fewest_transfers, pair_settlement
 from games.models import Deal, Group, LedgerEntry, Session
+from games.words.notes import payment_note
 
 ZERO = Decimal(0)
 
@@ -96,23 +98,29 @@ def payment_ledger(
 
 
 def payment_lines(
-    rows: QuerySet[LedgerEntry], player_id: int
+    rows: QuerySet[LedgerEntry], player_id: int, language: str | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """The payment rows (in the order given) from one player's side: (opponent id, line),
     each line the payment's ``date``, ``payment`` id, the ``session`` it settles, the
-    ``direction`` ("paid" or "received"), ``note``, no ``units`` and the ``money`` (positive:
-    the player paid, which the opponent now owes back). Read through a cursor."""
+    ``direction`` ("paid" or "received"), ``note`` (``games.words.notes``: in ``language``,
+    by default the one active as the lines are read), no ``units`` and the ``money``
+    (positive: the player paid, which the opponent now owes back). Read through a cursor."""
     values = rows.values_list(
         "payment_id",
         "payment__date",
         "payment__session_id",
         "payment__note",
+        "payment__note_code",
+        "payment__session__date",
         "player_a_id",
         "player_b_id",
         "money",
     )
-    for payment, date, session_id, note, a, b, money in values.iterator(2000):
+    for payment, date, session_id, note, code, night, a, b, money in values.iterator(2000):
         other, sign = (b, 1) if a == player_id else (a, -1)
+        if code:
+            with translation.override(language or translation.get_language()):
+                note = payment_note(note, code, night)
         yield (
             other,
             {

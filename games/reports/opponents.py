@@ -22,6 +22,7 @@ from typing import Any, Literal, NamedTuple
 
 from django.db.models import Case, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.fields.json import KeyTextTransform
+from django.utils import translation
 
 from games import stakes as stored_stakes
 from games.engine.rules import decimal_text
@@ -64,6 +65,9 @@ class _Ledger:
     # (session id, player id) -> the name the player sat down with there.
     seat_names: dict[tuple[int, int], str]
     head: dict[str, Any]
+    # The language asked in: the payments' notes are written in it when read (a CSV
+    # streams after its view has returned).
+    language: str | None
 
 
 def _ledger(
@@ -98,7 +102,8 @@ def _ledger(
         "date_from": date_from,
         "date_to": date_to,
     }
-    return _Ledger(group, player, rows, payments, names, seat_names, head)
+    language = translation.get_language()
+    return _Ledger(group, player, rows, payments, names, seat_names, head, language)
 
 
 def _opponents(ledger: _Ledger) -> list[dict[str, Any]]:
@@ -203,7 +208,7 @@ def _payment_rows(
     rows = ledger.payments.annotate(at=_position(opponents)).order_by(
         "at", "payment__date", "payment_id"
     )
-    for other, line in payment_lines(rows, ledger.player.pk):
+    for other, line in payment_lines(rows, ledger.player.pk, ledger.language):
         yield (places[other], line["date"], 1, line["payment"], 0), other, line
 
 

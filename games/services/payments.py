@@ -128,6 +128,7 @@ def _keep_revision(payment: Payment, action: str, reason: str, by: User) -> None
         amount=payment.amount,
         date=payment.date,
         note=payment.note,
+        note_code=payment.note_code,
         status=payment.status,
         action=action,
         reason=reason,
@@ -190,7 +191,11 @@ def edit_payment(
         if "date" in changes:
             locked.date = changes["date"]
         if "note" in changes:
-            locked.note = checked_note(changes["note"])
+            note = checked_note(changes["note"])
+            if note:  # typed: it takes the place of a note written for each reader
+                locked.note, locked.note_code = note, Payment.NoteCode.TYPED
+            elif not locked.note_code:
+                locked.note = ""
         if locked.is_confirmed and not may_confirm(by, locked):
             locked.status = Payment.Status.PENDING
             locked.confirmed_by = None
@@ -229,7 +234,6 @@ def settle_session(session: Session, by: User, *, pair_by_pair: bool = False) ->
         transfers = night_transfers(session, pair_by_pair=pair_by_pair)
         if not transfers:
             raise NothingOwed(_("nothing is owed for this night"), "session")
-        note = _("settles the night of %(date)s") % {"date": session.date.isoformat()}
         return [
             Payment.objects.create(
                 group=session.group,
@@ -238,7 +242,8 @@ def settle_session(session: Session, by: User, *, pair_by_pair: bool = False) ->
                 payee=players[payee],
                 amount=amount,
                 date=timezone.localdate(),
-                note=note,
+                # Written for each reader, in their language (games.words.notes).
+                note_code=Payment.NoteCode.SETTLES_NIGHT,
                 recorded_by=by,
             )
             for payer, payee, amount in transfers

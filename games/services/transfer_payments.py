@@ -34,6 +34,7 @@ from games.services.reasons import REASON_LENGTH
 NOTE = Payment._meta.get_field("note").max_length or 200
 STATUSES = tuple(Payment.Status.values)
 ACTIONS = tuple(PaymentRevision.Action.values)
+NOTE_CODES = tuple(Payment.NoteCode.values)
 
 
 def _username(user: User | None) -> str | None:
@@ -58,6 +59,7 @@ def export_payments(group: Group) -> list[dict[str, Any]]:
             "amount": decimal_text(p.amount),
             "date": p.date.isoformat(),
             "note": p.note,
+            "note_code": p.note_code,
             "status": p.status,
             "session": sessions.get(p.session_id) if p.session_id else None,
             "recorded_by": _username(p.recorded_by),
@@ -70,6 +72,7 @@ def export_payments(group: Group) -> list[dict[str, Any]]:
                     "amount": decimal_text(r.amount),
                     "date": r.date.isoformat(),
                     "note": r.note,
+                    "note_code": r.note_code,
                     "status": r.status,
                     "action": r.action,
                     "reason": r.reason,
@@ -88,6 +91,7 @@ class _Values(NamedTuple):
     amount: Any
     date: Any
     note: str
+    note_code: str
     status: str
 
 
@@ -114,6 +118,7 @@ def _values(entry: Mapping[str, Any], path: str, players: Mapping[str, Player]) 
         amount,
         date(required(entry, "date", path), at(path, "date")),
         free_text(entry.get("note", ""), at(path, "note"), max_length=NOTE),
+        choice(entry.get("note_code", ""), at(path, "note_code"), NOTE_CODES),
         choice(required(entry, "status", path), at(path, "status"), STATUSES),
     )
 
@@ -148,6 +153,7 @@ def restore_payments(
             amount=values.amount,
             date=values.date,
             note=values.note,
+            note_code=values.note_code,
             status=values.status,
             version=len(revisions) + 1,
             recorded_by=user(username(entry.get("recorded_by"), at(path, "recorded_by"))),
@@ -166,6 +172,7 @@ def restore_payments(
                 amount=old.amount,
                 date=old.date,
                 note=old.note,
+                note_code=old.note_code,
                 status=old.status,
                 action=choice(required(revision, "action", r_path), at(r_path, "action"), ACTIONS),
                 reason=free_text(

@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from django.utils.translation import gettext
 
-from games.engine.rules import decimal_text
+from games import present
 
 # The PDF stylesheet's fonts (templates/pdf/base.html): the players' names and the labels may
 # be Chinese, which DejaVu lacks.
@@ -68,7 +68,8 @@ def _ticks(low: float, high: float, most: int) -> list[float]:
 
 
 def _number(value: float) -> str:
-    return decimal_text(Decimal(repr(value)))
+    """A tick's value as the reader's locale writes it: "1,250.5", in Vietnamese "1.250,5"."""
+    return present.number(Decimal(repr(value)))
 
 
 def running_totals_svg(
@@ -147,7 +148,7 @@ def running_totals_svg(
             continue  # the page's key, under the chart, names the players
         final = totals[name][-1] if totals[name] else Decimal(0)
         legend_y = top + 14 + 18 * index
-        label = f"{name} {'+' if final > 0 else ''}{decimal_text(final)}"
+        label = f"{name} {present.signed(final)}"
         parts.append(
             f'<line x1="{shape.width - shape.right + 12}" x2="{shape.width - shape.right + 30}"'
             f' y1="{legend_y - 4}" y2="{legend_y - 4}" stroke="{colour}" stroke-width="3"/>'

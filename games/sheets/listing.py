@@ -17,7 +17,7 @@ from games.engine.games import player_hands
 from games.engine.rules import Rules
 from games.models import Deal
 from games.present import natural_name, signed
-from games.sheets.monospace import Column, mono_blocks
+from games.sheets.monospace import Column, display_width, mono_blocks, pad
 
 
 def _scoops(result: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -88,6 +88,13 @@ def _deal_cells(
     return cells
 
 
+def _name_title(name: str) -> str:
+    """A player's column title: the name (10 cells at most) over the units, right-aligned
+    to their 7 cells, counted as the listing counts them (a Chinese character takes two)."""
+    name = pad(name, 10, "<").rstrip()
+    return pad(name, max(7, display_width(name)))
+
+
 def deal_blocks(
     deals: Sequence[Deal],
     names: Sequence[str],
@@ -98,7 +105,7 @@ def deal_blocks(
     """The deal-by-deal listing as monospaced blocks, its totals on the last line."""
     columns = [
         Column(_("Deal"), 5),
-        *(Column(f"{name[:10]:>7}", 11, "<") for name in names),
+        *(Column(_name_title(name), 11, "<") for name in names),
         Column(_("Notes"), 0, "<"),
     ]
     rows = [_deal_cells(deal, names, rules, changed) for deal in deals]

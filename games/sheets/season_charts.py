@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext
 
-from games.engine.rules import decimal_text
+from games import present
 from games.sheets.charts import FONT_FAMILY, PAGE, SHEET, Layout, nice_step
 
 COLOURS = ("#1f5fbf", "#c0392b", "#1e8449", "#8e44ad", "#b9770e", "#117a8b", "#5d6d7e", "#a93226")
@@ -39,7 +39,8 @@ def _ticks(low: float, high: float, most: int) -> list[float]:
 
 
 def _text(value: float) -> str:
-    return decimal_text(Decimal(repr(value)))
+    """A tick's value as the reader's locale writes it: "1,250.5", in Vietnamese "1.250,5"."""
+    return present.number(Decimal(repr(value)))
 
 
 def compact(amount: Decimal) -> str:
@@ -48,13 +49,13 @@ def compact(amount: Decimal) -> str:
     sign = "+" if amount > 0 else "-" if amount < 0 else ""
     size = abs(amount)
     if size >= 10000:
-        text = f"{(size / 1000).quantize(Decimal(1))}k"
+        text = f"{present.number((size / 1000).quantize(Decimal(1)))}k"
     elif size >= 100:
-        text = str(size.quantize(Decimal(1)))
+        text = present.number(size.quantize(Decimal(1)))
     elif size >= 10:
-        text = decimal_text(size.quantize(Decimal("0.1")))
+        text = present.number(size.quantize(Decimal("0.1")))
     else:
-        text = decimal_text(size.quantize(Decimal("0.01")))
+        text = present.number(size.quantize(Decimal("0.01")))
     return sign + text
 
 

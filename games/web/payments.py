@@ -28,6 +28,7 @@ from games.models import Group, Payment, PaymentRevision
 from games.present import money_in, signed
 from games.services.payments import may_confirm
 from games.web.common import group_for, session_for, user_of
+from games.words.notes import note_of
 
 
 def _date(text: str | None) -> datetime.date | None:
@@ -88,12 +89,14 @@ def payment_rows(
     edits = PaymentRevision.objects.filter(
         payment=OuterRef("pk"), action=PaymentRevision.Action.EDIT
     )
-    for payment in payments.select_related("payer", "payee").annotate(corrected=Exists(edits)):
+    rows_with = payments.select_related("payer", "payee", "session")
+    for payment in rows_with.annotate(corrected=Exists(edits)):
         live = payment.status != Payment.Status.VOID
         rows.append(
             {
                 "payment": payment,
                 "amount": money_in(payment.amount, group.currency, sign=False),
+                "note": note_of(payment),
                 "may_confirm": live
                 and payment.status == Payment.Status.PENDING
                 and may_confirm(user, payment, role),
@@ -270,6 +273,8 @@ def payment_edit(request: HttpRequest, pk: int, payment_pk: int) -> HttpResponse
     context = {
         "group": group,
         "payment": payment,
+        # A note written for each reader shows as the field's hint: typing one replaces it.
+        "note_hint": "" if payment.note else note_of(payment),
         "players": by_name(group.players.all(), player_name),
         "history": payment.revisions.select_related("payer", "payee").order_by("version"),
         "error": error,

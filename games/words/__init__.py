@@ -14,6 +14,7 @@ from games.words.results import (
     result_codes,
     result_in,
     review_code,
+    review_in,
     row_labels,
 )
 from games.words.said import card_error_text, foul_text, hand_label, review_text
@@ -29,6 +30,7 @@ __all__ = [
     "result_codes",
     "result_in",
     "review_code",
+    "review_in",
     "review_text",
     "row_labels",
 ]

@@ -21,7 +21,7 @@ from games.engine.messages import Message
 from games.engine.scoring import score_hands
 from games.engine.tables import ROWS
 from games.lib.busy import language
-from games.words.said import foul_text, hand_label
+from games.words.said import foul_text, hand_label, review_text
 
 
 def _replayed(hand: Mapping[str, Any], rules: Rules) -> PlayerResult | None:
@@ -143,3 +143,33 @@ def review_code(line: Mapping[str, Any]) -> Message | None:
     if game is not None:
         return {"code": "not_reviewed_game", "args": {"game": game.group(1).replace(" ", "-")}}
     return {"code": "unknown", "args": {"text": reason}}
+
+
+def _said_reason(line: Mapping[str, Any], words: bool) -> dict[str, Any]:
+    out = dict(line)
+    code = review_code(line)
+    if code is not None:
+        out["reason_code"] = code
+        if words:
+            out["reason"] = review_text(code)
+    return out
+
+
+def _review_has_codes(review: Mapping[str, Any]) -> bool:
+    lines = [review, *review.get("players", ())]
+    return all(line.get("reason_code") is not None or not line.get("reason") for line in lines)
+
+
+def review_in(review: Mapping[str, Any] | None, lang: str) -> Any:
+    """A stored review as the API answers it in ``lang``: the deal's ``reason`` and each
+    player's beside their ``reason_code`` (found from the English of a review stored
+    before the codes), in that language (in English, as the engine wrote them); the rest
+    as stored."""
+    english = lang == settings.LANGUAGE_CODE
+    if review is None or (english and _review_has_codes(review)):
+        return review
+    with translation.override(lang):
+        said = _said_reason(review, not english)
+        if isinstance(review.get("players"), list):
+            said["players"] = [_said_reason(line, not english) for line in review["players"]]
+    return said

@@ -266,3 +266,32 @@ def test_a_statement_refused_as_pdf_still_says_why(as_bob: APIClient, group: Gro
     response = as_bob.get(f"{API}/groups/{group.pk}/statement/", {"player": "999", "format": "pdf"})
     assert response.status_code == 400
     assert b"player" in response.content
+
+
+def test_a_settled_nights_note_answers_in_the_callers_language(
+    as_bob: APIClient, group: Group, players: dict[str, Player]
+) -> None:
+    pk = night(as_bob, group, "2026-11-06", 0)
+    made = as_bob.post(f"{API}/sessions/{pk}/payments/?lang=vi", {}, format="json").json()
+    assert {(p["note"], p["note_code"]) for p in made} == {
+        ("thanh toán đêm 6 thg 11, 2026", "settles-night")
+    }
+    typed = as_bob.post(
+        f"{API}/groups/{group.pk}/payments/",
+        {"payer": players["Ann"].pk, "payee": players["Bob"].pk, "amount": "1", "note": "cash"},
+        format="json",
+    ).json()
+    listed = as_bob.get(f"{API}/groups/{group.pk}/payments/", HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    notes = {p["id"]: (p["note"], p["note_code"]) for p in listed.json()}
+    assert notes.pop(typed["id"]) == ("cash", "")
+    assert set(notes.values()) == {("结清 2026年11月6日 那一晚", "settles-night")}
+    # One payment's history, corrected in English: each version's note as the caller reads it.
+    one = f"{API}/groups/{group.pk}/payments/{made[0]['id']}/"
+    as_bob.patch(one, {"amount": "0.25", "reason": "less"}, format="json")
+    detail = as_bob.get(one, {"lang": "vi"}).json()
+    assert detail["note"] == "thanh toán đêm 6 thg 11, 2026"
+    assert [(v["note"], v["note_code"]) for v in detail["history"]] == [
+        ("thanh toán đêm 6 thg 11, 2026", "settles-night")
+    ]
+    night_body = as_bob.get(f"{API}/sessions/{pk}/payments/", {"lang": "en"}).json()
+    assert {p["note"] for p in night_body["payments"]} == {"settles the night of Nov 6, 2026"}

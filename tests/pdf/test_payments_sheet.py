@@ -10,7 +10,7 @@ import re
 from decimal import Decimal
 
 from django.contrib.auth.models import User
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services
 from games.models import Deal, Group, Player, Session
@@ -112,3 +112,20 @@ def test_the_chart_counts_deals_evenly() -> None:
     assert xs[1] - start == (end - start) / 4
     labels = re.findall(r'text-anchor="middle" fill="#444">(\d+)</text>', svg)
     assert labels[-1] == "4"
+
+
+def test_the_chart_writes_its_numbers_as_the_readers_locale_does() -> None:
+    totals = {"Ann": [D("1250.5"), D("-2500")], "Bob": [D("-1250.5"), D("2500")]}
+
+    def axis_and_legend(language: str) -> list[str]:
+        with translation.override(language):
+            svg = running_totals_svg([1, 2], totals)
+        return re.findall(r'text-anchor="end" fill="#444">([^<]+)</text>', svg) + re.findall(
+            r'fill="#[0-9a-f]{6}">([^<]+)</text>', svg
+        )
+
+    english, vietnamese = axis_and_legend("en"), axis_and_legend("vi")
+    assert "-2,000" in english and "1,000" in english
+    assert "-2.000" in vietnamese and "1.000" in vietnamese
+    assert "Ann -2,500" in english and "Bob +2.500" in vietnamese
+    assert "1000" not in " ".join(english + vietnamese)

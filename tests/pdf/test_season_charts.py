@@ -6,6 +6,8 @@ import re
 from decimal import Decimal
 from xml.etree import ElementTree
 
+from django.utils import translation
+
 from games.sheets.season_charts import compact, head_to_head_chart, nights_chart
 
 D = Decimal
@@ -19,6 +21,17 @@ def test_compact_amounts_fit_a_cell() -> None:
         "-123",
         "+25k",
     ]
+    with translation.override("vi"):
+        assert [compact(D(x)) for x in ("-3.755", "1250", "25000")] == ["-3,76", "+1.250", "+25k"]
+
+
+def test_the_nights_chart_ticks_read_as_the_locale_writes_numbers() -> None:
+    series = {"Ann": [D("1500.5"), D("3000")], "Bob": [D("-1500.5"), D("-3000")]}
+    with translation.override("vi"):
+        svg = nights_chart(["1/1", "8/1"], series)
+    ElementTree.fromstring(svg)
+    ticks = re.findall(r'text-anchor="end"[^>]*>([^<]+)</text>', svg)
+    assert ticks == ["-4.000", "-2.000", "0", "2.000", "4.000"]
 
 
 def test_a_night_missed_leaves_a_gap_and_names_are_escaped() -> None:

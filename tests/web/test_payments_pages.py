@@ -47,6 +47,25 @@ def test_settle_this_night_then_confirm_from_the_nights_end(
     assert "Confirm received" not in html
 
 
+def test_a_settled_nights_note_reads_in_the_pages_language(
+    as_bob: Client, session: Session, bob: User
+) -> None:
+    Session.objects.filter(pk=session.pk).update(date="2026-11-06")
+    _play(session, bob)
+    as_bob.post(f"/sessions/{session.pk}/settle/", {"how": "fewest"})
+    summary = f"/sessions/{session.pk}/summary/"
+    assert "settles the night of Nov 6, 2026" in as_bob.get(summary).content.decode()
+    html = as_bob.get(summary, HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    assert "thanh toán đêm 6 thg 11, 2026" in html and "2026-11-06" not in html
+    # The correction form offers it as the field's hint, not as text to keep.
+    payment = Payment.objects.filter(session=session).first()
+    assert payment is not None
+    form = as_bob.get(
+        f"/groups/{session.group_id}/payments/{payment.pk}/edit/", HTTP_ACCEPT_LANGUAGE="zh-Hant"
+    ).content.decode()
+    assert 'value="" placeholder="結清 2026年11月6日 那一晚"' in form
+
+
 def test_the_balances_page_records_corrects_and_voids(
     as_alice: Client,
     as_bob: Client,

@@ -78,6 +78,18 @@
 
   // ---- The connection: a socket when it can, polling when it cannot. ----
   function connection(text) { var c = $("live-connection"); if (c) c.textContent = text; }
+  // Whether the last request failed to reach the server at all: then the page is offline,
+  // and says so (what happens to the hand) until a request gets through, whatever the
+  // socket's tries to come back say meanwhile. Only the socket down reads "unavailable".
+  var offline = false;
+  function reachable() {
+    offline = false;
+    connection(socket && socket.readyState === 1 ? t("live_connected") : t("live_polling"));
+  }
+  function unreachable() {
+    offline = true;
+    connection(t("live_offline"));
+  }
 
   function startPolling() {
     if (pollTimer) return;
@@ -100,7 +112,7 @@
       retry = 1000;
       answered = Date.now();
       stopPolling();
-      connection(t("live_connected"));
+      reachable();
       refresh(); // whatever changed while it was closed
       sendPending();
     };
@@ -126,7 +138,7 @@
       refresh(); // this page may no longer follow the session: the API says why
       return;
     }
-    connection(t("live_polling"));
+    if (!offline) connection(t("live_polling"));
     startPolling();
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, pending() ? 4000 : 30000);
@@ -546,13 +558,13 @@
       if (config.scoreboard) { scoreboardSaw(answer.body.session); return; }
       show(answer.body);
       // Whatever the connection said while it was failing no longer holds.
-      connection(socket && socket.readyState === 1 ? t("live_connected") : t("live_polling"));
+      reachable();
       if (seatPage && unsent) sendDraft();
       if (seatPage) sendPending();
     }).catch(function () {
       var last = state ? null : lastState();
       if (last) show(last);
-      connection(t("live_offline"));
+      unreachable();
     });
   }
 
