@@ -16,11 +16,9 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.utils.translation import gettext as _
 
 from games import stakes as stored_stakes
 from games.engine import ScoreError
-from games.engine.errors import message
 from games.engine.games import GAMES
 from games.engine.tally import tally
 from games.errors import (
@@ -33,12 +31,13 @@ from games.errors import (
 from games.live.push import announce
 from games.models import Deal, DealRevision, LedgerEntry, Session
 from games.permissions import require_member, require_owner
+from games.services.deal_players import check_shape, checked_players
 from games.services.deal_reads import DealTable, deal_table, ledger_amount
 from games.services.dealers import deal_dealer, dealer_name, dealer_seat, seat_numbers
 from games.services.reasons import checked_reason
 from games.services.reviews import review_after_commit
 from games.services.sessions import close_at_target, fantasyland, lock_open_session
-from games.sitting_out import SAT_OUT, is_sat_out, playing, score_playing
+from games.sitting_out import playing, score_playing
 
 KEY_FIELD = "Idempotency-Key"
 KEY_LENGTH = Deal._meta.get_field("idempotency_key").max_length or 100
@@ -100,7 +99,7 @@ def record_or_replay(
     key made for this one deal, checked under the same lock), so it is not looked up;
     the unique key stays the backstop."""
     require_member(by, session.group)
-    _check_shape(request_players)
+    check_shape(request_players)
     sent = None if idempotency_key is None else _checked_key(idempotency_key, request_players)
     # A session's game, rules and seats never change once it starts, and a stake applies
     # from whenever it is set: all are read before the session is locked, to hold the lock
@@ -176,7 +175,7 @@ def _prepare(
 ) -> Prepared:
     """The deal scored under the session's rules with its ledger rows; ScoreError when
     the engine refuses it or the ledger could not keep an amount exactly."""
-    players = _checked_players(request_players, table.seated, fantasy)
+    players = checked_players(request_players, table.seated, fantasy)
     stakes = _stakes(
         session.group.unit_value, table.pair_stakes, playing(players).players, table.seated
     )
@@ -194,18 +193,6 @@ def _fantasy(session: Session, table: DealTable) -> dict[str, int]:
     if not session.rules.get("progressive"):  # the number dealt is always the same
         fantasy = dict.fromkeys(fantasy, True)
     return fantasy
-
-
-def _check_shape(request_players: object) -> None:
-    """ScoreError unless ``players`` is a list of objects: a body that is no deal at all is
-    refused as such (400) before its idempotency key is looked up."""
-    if not isinstance(request_players, list):
-        raise ScoreError.refused("players_required", "players")
-    for k, entry in enumerate(request_players):
-        if not isinstance(entry, Mapping):
-            raise ScoreError.refused(
-                "not_object", f"players[{k}]", what=message("subject_player_number", number=k + 1)
-            )
 
 
 def _checked_key(key: str, request_players: object) -> str:
@@ -283,7 +270,7 @@ def edit_deal(
             for p in locked.request["players"]
             if p.get("in_fantasyland") not in (None, False)
         }
-        players = _checked_players(request_players, seated, fantasy)
+        players = checked_players(request_players, seated, fantasy)
         played = playing(players).players
         names = (p["name"] for p in played if isinstance(p, Mapping) and "name" in p)
         stakes = stored_stakes.restricted(locked.request.get("stakes"), names)
@@ -363,59 +350,6 @@ def _keep_revision(deal: Deal, action: str, reason: str, by: User) -> None:
         reason=reason,
         changed_by=by,
     )
-
-
-def _checked_players(
-    request_players: object, seated: Mapping[str, int], fantasy: Mapping[str, int]
-) -> list[dict[str, Any]]:
-    """The players list as stored: names checked against the seats, every seat accounted
-    for (playing or ``sat_out``), fantasy land filled in for those who play.
-
-    Entries the engine would reject (no name, not an object) are passed on untouched for
-    it to report in its own words.
-    """
-    if not isinstance(request_players, list):
-        raise ScoreError.refused("players_required", "players")
-    players: list[dict[str, Any]] = []
-    named: set[str] = set()
-    for k, entry in enumerate(request_players):
-        name = entry.get("name") if isinstance(entry, Mapping) else None
-        if not isinstance(name, str) or not name.strip():
-            players.append(entry)
-            continue
-        name = name.strip()
-        if name not in seated:
-            raise ScoreError(
-                _("%(name)s is not seated in this session (seated: %(seated)s)")
-                % {"name": name, "seated": ", ".join(seated)},
-                f"players[{k}].name",
-            )
-        if name in named:
-            raise ScoreError.refused("name_twice", f"players[{k}].name", name=repr(name))
-        named.add(name)
-        player = {**entry, "name": name}
-        if entry.get(SAT_OUT) is False:
-            del player[SAT_OUT]
-        elif fantasy and "in_fantasyland" not in player and not is_sat_out(player):
-            # True, or (progressive fantasy land) the number of cards dealt
-            player["in_fantasyland"] = fantasy.get(name, False)
-        players.append(player)
-    missing = [name for name in seated if name not in named]
-    if missing and len(named) == len(players):  # (a malformed entry is the engine's to name)
-        sat_out = f'{{"name": "{missing[0]}", "sat_out": true}}'
-        if len(missing) == 1:
-            text = _(
-                "players: %(who)s is seated but not in this deal: give the hand, or"
-                " %(sat_out)s for a player who sat it out"
-            ) % {"who": missing[0], "sat_out": sat_out}
-        else:
-            text = _(
-                "players: %(who)s and %(last)s are seated but not in this deal: give their"
-                " hands, or %(sat_out)s for a player who sat it out"
-            ) % {"who": ", ".join(missing[:-1]), "last": missing[-1], "sat_out": sat_out}
-        raise ScoreError(text, "players")
-    playing(players)  # a sat_out entry that is not true or false, or carries cards
-    return players
 
 
 def _stakes(
