@@ -201,16 +201,19 @@ REFUSALS: Final[Mapping[str, str]] = {
 
 
 def message(code: str, /, **args: Any) -> Message:
-    """The message ``code`` with ``args``, numbers as text so that it reads back from JSON
-    the same (a ``Decimal`` as its digits)."""
-    return {"code": code, "args": {k: _plain(v) for k, v in args.items()}}
+    """The message ``code`` with ``args`` (every hand's name is one: kept this cheap)."""
+    return {"code": code, "args": args}
 
 
 def _plain(value: Any) -> Any:
+    """An argument as it reads back from JSON the same: a ``Decimal`` as its digits, a
+    tuple as a list, a message likewise within."""
     if isinstance(value, Decimal):
         return str(value)
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
+    if isinstance(value, dict) and "code" in value and "args" in value:
+        return {"code": value["code"], "args": {k: _plain(v) for k, v in value["args"].items()}}
     return value
 
 
@@ -246,7 +249,7 @@ class ScoreError(ValueError):
     @classmethod
     def refused(cls, code: str, field: str | None, /, **args: Any) -> Self:
         """The error whose message is ``code`` filled in with ``args``."""
-        said = message(code, **args)
+        said = message(code, **{k: _plain(v) for k, v in args.items()})
         return cls(english(said), field, said)
 
     def __str__(self) -> str:
