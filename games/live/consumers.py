@@ -44,6 +44,7 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
     seat: Seat | None = None  # that link's seat, when this is the phone that holds it
     refused = 0  # frames answered with an error
     user_id: int | None = None  # else the member it follows as
+    language = "en"  # its reader's, for the words of a pushed state
 
     async def connect(self) -> None:
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
@@ -64,6 +65,7 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
         else:
             self.user_id = follower
         self.group = session_group(session_id)
+        self.language = reader_language(self.scope)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.seat is not None:  # the host's page shows the phone here
@@ -116,7 +118,7 @@ class SessionConsumer(AsyncJsonWebsocketConsumer):
     async def session_changed(self, event: dict[str, Any]) -> None:
         message = {"type": "changed", "what": event.get("what", "deals")}
         if event.get("state") is not None:
-            message["state"] = said_again(event["state"], reader_language(self.scope))
+            message["state"] = said_again(event["state"], self.language)
         await self.send_json(message)
 
     async def session_revoked(self, event: dict[str, Any]) -> None:
